@@ -1,0 +1,52 @@
+"""Final scores (SPEC §6) as a pure function, computed exactly with fractions."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+
+from corridorquest.engine.geometry import Seat, initial_walls, progress_weight
+
+
+def round_half_up(value: Fraction) -> int:
+    return math.floor(value + Fraction(1, 2))
+
+
+def base_score(
+    size: int, players: int, distance: int, walls_placed: int, trade_balance: int = 0
+) -> Fraction:
+    """(progress_weight x progress + wall_weight x walls) / 100 + trade balance."""
+    weight = progress_weight(size, players)
+    progress = 1 - Fraction(distance, size - 1)
+    walls = max(Fraction(0), 1 - Fraction(walls_placed, initial_walls(size, players)))
+    return (weight * progress + (100 - weight) * walls) / 100 + trade_balance
+
+
+def score_game(
+    size: int,
+    players: int,
+    winner: Seat | None,
+    distances: Mapping[Seat, int],
+    walls_placed: Mapping[Seat, int],
+    trade_balance: Mapping[Seat, int] | None = None,
+) -> dict[Seat, int]:
+    """Final score of every seat; the winner gets at least the best other score + 1."""
+    balance = trade_balance or {}
+    finals = {
+        seat: round_half_up(
+            base_score(
+                size,
+                players,
+                0 if seat is winner else distances[seat],
+                walls_placed.get(seat, 0),
+                balance.get(seat, 0),
+            )
+        )
+        for seat in distances
+    }
+    if winner is not None:
+        others = [score for seat, score in finals.items() if seat is not winner]
+        if others:
+            finals[winner] = max(finals[winner], max(others) + 1)
+    return finals

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Developer entry point that needs nothing but Python 3.11+.
+
+    python3 dev.py serve [ARGS...]   set up .venv (first run) and start the server
+    python3 dev.py test [PYTEST ARGS...]   set up .venv and run the whole test suite
+    python3 dev.py lint              ruff and mypy (strict on the engine)
+    python3 dev.py setup             only create/refresh the virtual environment
+
+The virtual environment lives in .venv next to this file; it is (re)installed when
+pyproject.toml is newer than the last install.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+STAMP = VENV / ".installed"
+
+
+def run(*args: str | Path) -> int:
+    return subprocess.call([str(a) for a in args], cwd=ROOT)
+
+
+def setup() -> None:
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be run by an old python3
+        sys.exit("Corridor Quest needs Python 3.11 or newer")
+    if not PY.exists():
+        print("creating virtual environment in .venv", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    pyproject = ROOT / "pyproject.toml"
+    if STAMP.exists() and STAMP.stat().st_mtime >= pyproject.stat().st_mtime:
+        return
+    print("installing Corridor Quest and its test tools into .venv", flush=True)
+    pip = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    if run(*pip, "--upgrade", "pip") != 0 or run(*pip, "-e", ".[test]") != 0:
+        sys.exit("installation failed")
+    STAMP.touch()
+
+
+def main(argv: list[str]) -> int:
+    command, rest = (argv[0], argv[1:]) if argv else ("help", [])
+    if command == "help" or command not in {"setup", "serve", "test", "lint"}:
+        print(__doc__)
+        return 0 if command == "help" else 2
+    setup()
+    if command == "setup":
+        return 0
+    if command == "serve":
+        return run(PY, "-m", "corridorquest", "serve", *rest)
+    if command == "lint":
+        status = run(PY, "-m", "ruff", "check", ".")
+        status |= run(PY, "-m", "mypy", "corridorquest/engine")
+        return status
+    return run(PY, "-m", "pytest", *rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
