@@ -25,6 +25,7 @@ _WORDS: dict[str, tuple[int, int]] = {
     "left": (-1, 0),
 }
 _WORD_RE = re.compile("|".join(sorted(_WORDS, key=len, reverse=True)))
+_DIRECTION_RE = re.compile(rf"({_WORD_RE.pattern})(?:\s*[,_-]?\s*({_WORD_RE.pattern}))?")
 
 
 def _clean(text: str) -> str:
@@ -84,17 +85,12 @@ def parse_direction(text: str) -> tuple[int, int] | None:
     Raises NotationError for words that do not combine (``north-south``, ``up-up``).
     """
     cleaned = _clean(text)
-    compact = re.sub(r"[\s,\-_]+", "", cleaned)
-    if not compact:
+    match = _DIRECTION_RE.fullmatch(cleaned)
+    if match is None:
+        if _WORD_RE.match(cleaned) and len(_WORD_RE.findall(cleaned)) > 2:
+            raise NotationError(f"{text.strip()}: a direction has at most two parts")
         return None
-    words: list[str] = []
-    position = 0
-    while position < len(compact):
-        match = _WORD_RE.match(compact, position)
-        if match is None:
-            return None
-        words.append(match[0])
-        position = match.end()
+    words = [word for word in (match[1], match[2]) if word]
     if len(words) > 2:
         raise NotationError(f"{text.strip()}: a direction has at most two parts")
     if len(words) == 2:

@@ -18,6 +18,7 @@ from corridorquest.engine.geometry import (
     start_square,
 )
 from corridorquest.engine.notation import (
+    is_square_notation,
     is_wall_notation,
     parse_direction,
     parse_square,
@@ -281,6 +282,10 @@ class GameState:
         pawn = self.pawns[self.turn]
         delta = parse_direction(label)
         if delta is None:
+            if not is_square_notation(label):
+                raise NotationError(
+                    f"{label}: not a square (e.g. e4) or a direction (e.g. north, up-left)"
+                )
             target = parse_square(label, self.size)
             if kind is None:
                 distance = abs(target.col - pawn.col) + abs(target.row - pawn.row)

@@ -1,0 +1,445 @@
+#!/usr/bin/env python3
+"""API load: accepted moves per second of the real server, against a bare Sanic baseline.
+
+    .venv/bin/python benchmarks/api_load.py [--seconds 20] [--clients 64] [--client raw]
+
+1. Starts `python -m corridorquest serve` (one process, SQLite in a temporary directory),
+   signs up, verifies and logs in two users per client, and creates one 2-player game per
+   client (9x9 unless --size).
+2. Drives --clients concurrent clients for --seconds (after --warmup seconds that are not
+   counted). Each client plays its own game: the two players alternate, each move is a
+   LEGAL one chosen with the rules engine on a local copy of the position (random pawn
+   steps, and a wall on about --wall-share of the turns). A finished game is replaced by
+   a new one. Every request is one keep-alive HTTP/1.1 POST /api/v1/games/{id}/actions.
+3. Runs the same load against a bare Sanic app (started from this file) whose only
+   endpoint does one SQLite INSERT+UPDATE transaction per request, and prints the ratio.
+
+Output: `name=value` lines. The load generator runs in this process, the server in
+another; on a 2-core machine they compete for the CPU (see benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sanic import Sanic
+from sanic.request import Request
+from sanic.response import HTTPResponse
+from sanic.response import json as json_response
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from corridorquest.engine import GameState, PlaceWall, Seat, Wall, format_action  # noqa: E402
+
+PASSWORD = "benchmark password"
+CODE = re.compile(r"\b(\d{6})\b")
+STARTUP_TIMEOUT = 30.0
+
+Send = Callable[[str, bytes, str], Awaitable[tuple[int, bytes]]]
+
+
+# --- processes ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start(command: list[str], env: dict[str, str], log: Path, url: str) -> subprocess.Popen[bytes]:
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"{command[-1]} exited:\n{log.read_text(errors='replace')[-2000:]}")
+        try:
+            httpx.get(url, timeout=1.0)
+            return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    sys.exit(f"{url} did not answer within {STARTUP_TIMEOUT} s")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)
+
+
+def start_server(work: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CQ_")}
+    env.update(
+        HOST="127.0.0.1",
+        PORT=str(port),
+        DATA_DIR=str(work / "data"),
+        DATABASE_URL=f"sqlite:///{work / 'corridorquest.db'}",
+        EMAIL_BACKEND="file",
+        MAIL_DIR=str(work / "mail"),
+        LOG_LEVEL="WARNING",
+        PYTHONPATH=str(ROOT),
+    )
+    command = [sys.executable, "-m", "corridorquest", "serve"]
+    url = f"http://127.0.0.1:{port}/api/v1/server/info"
+    return start(command, env, work / "server.log", url)
+
+
+def start_bare(work: Path, port: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, __file__, "--serve-bare", str(port), str(work / "bare.db")]
+    return start(command, dict(os.environ), work / "bare.log", f"http://127.0.0.1:{port}/")
+
+
+# --- the bare Sanic baseline ----------------------------------------------------------
+
+
+def serve_bare(port: int, database: str) -> None:
+    """A Sanic app whose one endpoint does one SQLite INSERT+UPDATE transaction."""
+    db = sqlite3.connect(database, isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("CREATE TABLE game (id INTEGER PRIMARY KEY, revision INTEGER NOT NULL)")
+    db.execute("CREATE TABLE action (id INTEGER PRIMARY KEY, game_id INTEGER, n INTEGER, "
+               "type TEXT, notation TEXT, at REAL)")
+    app = Sanic("bare")
+    app.config.AUTO_EXTEND = False  # no sanic-ext: nothing but the route and the write
+
+    @app.get("/")
+    async def alive(request: Request) -> HTTPResponse:
+        return json_response({"ok": True})
+
+    @app.post("/games/<game_id:int>/actions")
+    async def act(request: Request, game_id: int) -> HTTPResponse:
+        body = request.json
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("INSERT OR IGNORE INTO game (id, revision) VALUES (?, 0)", (game_id,))
+            db.execute("UPDATE game SET revision = revision + 1 WHERE id = ?", (game_id,))
+            db.execute("INSERT INTO action (game_id, n, type, notation, at) VALUES "
+                       "(?, (SELECT revision FROM game WHERE id = ?), ?, ?, ?)",
+                       (game_id, game_id, body["type"], body["to"], time.time()))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return json_response({"id": game_id, "accepted": body["to"]}, status=201)
+
+    app.run(host="127.0.0.1", port=port, single_process=True, access_log=False, motd=False)
+
+
+# --- HTTP clients ---------------------------------------------------------------------
+
+
+async def raw_connection(port: int) -> Send:
+    """A minimal keep-alive HTTP/1.1 client: far less CPU per request than httpx."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    host = f"127.0.0.1:{port}"
+
+    async def send(path: str, body: bytes, token: str) -> tuple[int, bytes]:
+        writer.write(
+            f"POST {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ", 2)[1])
+        length = 0
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        return status, await reader.readexactly(length) if length else b""
+
+    return send
+
+
+def httpx_connection(client: httpx.AsyncClient, base: str) -> Send:
+    async def send(path: str, body: bytes, token: str) -> tuple[int, bytes]:
+        response = await client.post(base + path, content=body, headers={
+            "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        return response.status_code, response.content
+
+    return send
+
+
+# --- setting up users and games -------------------------------------------------------
+
+
+Player = tuple[str, str]  # (username, session token)
+
+
+async def make_users(api: httpx.AsyncClient, mail_dir: Path, count: int) -> list[Player]:
+    """Sign up, verify and log in `count` users."""
+    names = [f"b{i:05d}" for i in range(count)]
+    limit = asyncio.Semaphore(8)
+
+    async def post(path: str, body: dict[str, Any], expect: int) -> dict[str, Any]:
+        async with limit:
+            response = await api.post(path, json=body)
+        if response.status_code != expect:
+            sys.exit(f"setup: POST {path} answered {response.status_code}: {response.text}")
+        result: dict[str, Any] = response.json()
+        return result
+
+    signups = await asyncio.gather(*(
+        post("/users", {"username": n, "email": f"{n}@bench.invalid", "password": PASSWORD}, 201)
+        for n in names))
+    codes = await read_codes(mail_dir, count)
+    await asyncio.gather(*(
+        post("/verifications", {"verification_token": s["verification_token"],
+                                "code": codes[f"{n}@bench.invalid"]}, 200)
+        for n, s in zip(names, signups, strict=True)))
+    sessions = await asyncio.gather(*(
+        post("/sessions", {"username": n, "password": PASSWORD}, 201) for n in names))
+    return [(n, s["token"]) for n, s in zip(names, sessions, strict=True)]
+
+
+async def read_codes(mail_dir: Path, count: int) -> dict[str, str]:
+    deadline = time.monotonic() + 60
+    while len(files := list(mail_dir.glob("*.eml"))) < count:
+        if time.monotonic() > deadline:
+            sys.exit(f"setup: only {len(files)} of {count} verification mails arrived")
+        await asyncio.sleep(0.1)
+    codes: dict[str, str] = {}
+    for path in files:
+        mail = message_from_bytes(path.read_bytes(), policy=policy.default)
+        body = mail.get_body(preferencelist=("plain",))
+        match = CODE.search(str(body.get_content()) if body is not None else "")
+        if match:
+            codes[str(mail["To"]).strip("<> ")] = match.group(1)
+    return codes
+
+
+@dataclass
+class Game:
+    id: int
+    state: GameState
+    tokens: dict[Seat, str]
+
+
+async def new_game(api: httpx.AsyncClient, players: tuple[Player, Player], size: int) -> Game:
+    first, second = ({"Authorization": f"Bearer {token}"} for _, token in players)
+    created = await api.post("/games", json={"players": 2, "size": size}, headers=first)
+    if created.status_code != 201:
+        raise RuntimeError(f"create game: {created.status_code} {created.text}")
+    game_id = created.json()["id"]
+    joined = await api.post(f"/games/{game_id}/players", json={}, headers=second)
+    if joined.status_code not in (200, 201):
+        raise RuntimeError(f"join game: {joined.status_code} {joined.text}")
+    game = joined.json()
+    tokens = dict(players)
+    seats = {Seat(seat["seat"]): tokens[seat["username"]] for seat in game["seats"]}
+    return Game(game_id, GameState.new(size=size, players=2, first=Seat(game["turn"])), seats)
+
+
+# --- the load -------------------------------------------------------------------------
+
+
+def choose(state: GameState, rng: random.Random, wall_share: float) -> tuple[str, str]:
+    """A legal (type, notation) for the player to move."""
+    seat = state.turn
+    assert seat is not None
+    if state.walls_left[seat] and rng.random() < wall_share:
+        for _ in range(8):
+            wall = PlaceWall(Wall(rng.randrange(state.size - 1), rng.randrange(state.size - 1),
+                                  rng.choice(("h", "v"))))
+            if state.is_legal(wall):
+                state.play(wall)
+                return "wall", format_action(wall)
+    step = rng.choice(state.legal_steps())
+    state.play(step)
+    return ("jump" if step.jump else "move"), format_action(step)
+
+
+@dataclass
+class Tally:
+    measuring: bool = False
+    accepted: int = 0
+    refused: int = 0
+    games_finished: int = 0
+    latencies: list[float] = field(default_factory=list)
+    reasons: dict[str, int] = field(default_factory=dict)
+    cpu: tuple[float, float] = (0.0, 0.0)  # CPU seconds: load generator, server
+
+
+async def play_games(send: Send, api: httpx.AsyncClient | None, players: tuple[Player, Player],
+                     args: argparse.Namespace, tally: Tally, stop_at: list[float],
+                     seed: int) -> None:
+    """One client: plays its game (and the next one) until the time is up."""
+    rng = random.Random(seed)
+    bare_id = seed + 1
+    game = await new_game(api, players, args.size) if api else None
+    while time.monotonic() < stop_at[0]:
+        if game is None:
+            path, token = f"/games/{bare_id}/actions", players[0][1]
+            kind, notation = rng.choice((("move", "e2"), ("jump", "e3"), ("wall", "c3h")))
+        else:
+            path = f"/api/v1/games/{game.id}/actions"
+            token = game.tokens[game.state.turn]  # type: ignore[index]
+            kind, notation = choose(game.state, rng, args.wall_share)
+        body = json.dumps({"type": kind, "to": notation}).encode()
+        started = time.perf_counter()
+        status, answer = await send(path, body, token)
+        elapsed = time.perf_counter() - started
+        if tally.measuring:
+            tally.latencies.append(elapsed)
+            if status == 201:
+                tally.accepted += 1
+            else:
+                tally.refused += 1
+                reason = json.loads(answer).get("reason", str(status)) if answer else str(status)
+                tally.reasons[reason] = tally.reasons.get(reason, 0) + 1
+        if game is not None and (status != 201 or game.state.is_finished):
+            tally.games_finished += game.state.is_finished and tally.measuring
+            assert api is not None
+            game = await new_game(api, players, args.size)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User+system CPU time of a process so far (Linux /proc; 0.0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def drive(port: int, players: list[Player], args: argparse.Namespace,
+                setup: httpx.AsyncClient | None, server_pid: int) -> tuple[Tally, float]:
+    tally = Tally()
+    stop_at = [float("inf")]
+    async with contextlib.AsyncExitStack() as stack:
+        if args.client == "raw":
+            sends = [await raw_connection(port) for _ in range(args.clients)]
+        else:  # one client with one keep-alive connection each: no pool contention
+            sends = [
+                httpx_connection(await stack.enter_async_context(httpx.AsyncClient(
+                    limits=httpx.Limits(max_connections=1), timeout=30)),
+                    f"http://127.0.0.1:{port}")
+                for _ in range(args.clients)
+            ]
+        clients = [
+            play_games(sends[i], setup, (players[2 * i], players[2 * i + 1]), args, tally,
+                       stop_at, seed=args.seed + i)
+            for i in range(args.clients)
+        ]
+        runner = asyncio.gather(*clients)
+        await asyncio.sleep(args.warmup)
+        tally.measuring = True
+        begin = time.monotonic()
+        cpu = time.process_time(), cpu_seconds(server_pid)
+        stop_at[0] = begin + args.seconds
+        await runner
+        elapsed = time.monotonic() - begin
+        tally.cpu = time.process_time() - cpu[0], cpu_seconds(server_pid) - cpu[1]
+    return tally, elapsed
+
+
+def report(prefix: str, tally: Tally, elapsed: float) -> float:
+    latencies = sorted(tally.latencies) or [0.0]
+    rate = tally.accepted / elapsed
+    print(f"{prefix}_seconds={elapsed:.1f}")
+
+    def quantile(q: float) -> float:
+        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+
+    print(f"{prefix}_accepted={tally.accepted}")
+    print(f"{prefix}_refused={tally.refused}")
+    if tally.reasons:
+        print(f"{prefix}_refused_reasons={json.dumps(tally.reasons, sort_keys=True)}")
+    print(f"{prefix}_per_s={rate:.0f}")
+    print(f"{prefix}_p50_ms={quantile(0.50):.2f}")
+    print(f"{prefix}_p99_ms={quantile(0.99):.2f}")
+    print(f"{prefix}_generator_cpu_share={tally.cpu[0] / elapsed:.2f}")
+    print(f"{prefix}_server_cpu_share={tally.cpu[1] / elapsed:.2f}")
+    return rate
+
+
+async def benchmark(args: argparse.Namespace, work: Path) -> None:
+    print(f"clients={args.clients}")
+    print(f"client={args.client}")
+    print(f"size={args.size}")
+    print(f"wall_share={args.wall_share}")
+    port = free_port()
+    server = start_server(work, port)
+    try:
+        base = f"http://127.0.0.1:{port}/api/v1"
+        async with httpx.AsyncClient(base_url=base, timeout=60) as api:
+            players = await make_users(api, work / "mail", 2 * args.clients)
+            print(f"users={len(players)}")
+            tally, elapsed = await drive(port, players, args, api, server.pid)
+            print(f"games_finished={tally.games_finished}")
+            server_rate = report("server_moves", tally, elapsed)
+    finally:
+        stop(server)
+    if args.skip_bare:
+        return
+    port = free_port()
+    bare = start_bare(work, port)
+    try:
+        tally, elapsed = await drive(port, players, args, None, bare.pid)
+        bare_rate = report("bare_writes", tally, elapsed)
+    finally:
+        stop(bare)
+    print(f"ratio_server_to_bare={server_rate / bare_rate:.3f}")
+
+
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop]:
+    """uvloop's loop when it is installed (Sanic uses it too): less client CPU per request."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop
+    return uvloop.new_event_loop
+
+
+def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--serve-bare":
+        serve_bare(int(sys.argv[2]), sys.argv[3])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured time per run")
+    parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured time first")
+    parser.add_argument("--clients", type=int, default=64, help="concurrent clients")
+    parser.add_argument("--client", choices=("raw", "httpx"), default="raw",
+                        help="raw asyncio HTTP/1.1 (default) or httpx.AsyncClient")
+    parser.add_argument("--size", type=int, default=9, help="board size of the games")
+    parser.add_argument("--wall-share", type=float, default=0.15,
+                        help="share of turns that place a wall while walls are left")
+    parser.add_argument("--seed", type=int, default=1, help="random seed of the move choice")
+    parser.add_argument("--skip-bare", action="store_true", help="skip the bare Sanic run")
+    args = parser.parse_args()
+    if args.clients < 1 or args.seconds <= 0 or args.warmup < 0:
+        parser.error("--clients must be >= 1, --seconds > 0 and --warmup >= 0")
+    with tempfile.TemporaryDirectory(prefix="cq-bench-") as work:
+        with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+            runner.run(benchmark(args, Path(work)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""A thin wrapper over httpx for the server's HTTP API (docs/api.md).
+
+Each method is one endpoint and returns the decoded JSON. Failures become the client's
+errors: 401 -> :class:`AuthError`, other 4xx -> :class:`RefusedError` carrying the
+server's ``reason``, ``message`` and extra fields, no answer -> :class:`ConnectionFailed`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import httpx
+
+from client import __version__
+from client.errors import AuthError, ConnectionFailed, CqError, RefusedError
+
+API_PREFIX = "/api/v1"
+Json = dict[str, Any]
+
+
+class ApiClient:
+    """The server at ``server_url``, as the holder of ``token`` (if any)."""
+
+    def __init__(self, server_url: str, token: str | None = None, timeout: float = 15.0):
+        self.server_url = server_url.rstrip("/")
+        self.token = token
+        self._http = httpx.Client(
+            base_url=self.server_url + API_PREFIX,
+            timeout=timeout,
+            headers={"User-Agent": f"cq/{__version__}"},
+        )
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> ApiClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transport -----------------------------------------------------------------------
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Json | None = None,
+        params: dict[str, Any] | None = None,
+        auth: bool = True,
+        headers: dict[str, str] | None = None,
+    ) -> Any:
+        sent_headers = dict(headers or {})
+        if auth:
+            if not self.token:
+                raise AuthError("not logged in: run 'cq login' first", reason="not_logged_in")
+            sent_headers["Authorization"] = f"Bearer {self.token}"
+        clean = {k: v for k, v in (params or {}).items() if v is not None}
+        try:
+            response = self._http.request(
+                method, path, json=json, params=clean or None, headers=sent_headers
+            )
+        except httpx.TimeoutException as exc:
+            raise ConnectionFailed(
+                f"the server at {self.server_url} did not answer in time", "timeout"
+            ) from exc
+        except httpx.HTTPError as exc:
+            raise ConnectionFailed(
+                f"cannot reach the server at {self.server_url}: {exc}", "connection_failed"
+            ) from exc
+        return self._decode(response)
+
+    def call(self, method: str, path: str, **kwargs: Any) -> Json:
+        """``request`` for endpoints that answer with a JSON object."""
+        body = self.request(method, path, **kwargs)
+        if not isinstance(body, dict):
+            raise CqError(f"the server sent an unexpected answer to {method} {path}")
+        return body
+
+    def _decode(self, response: httpx.Response) -> Any:
+        if response.status_code == 204 or not response.content:
+            if response.is_success:
+                return None
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        if response.is_success:
+            if body is None:
+                raise CqError(f"the server sent an unreadable answer ({response.status_code})")
+            return body
+        if isinstance(body, dict) and "message" in body:
+            reason = str(body.get("reason", "error"))
+            message = str(body["message"])
+            if response.status_code == 401:
+                hint = " (run 'cq login')" if reason == "session_expired" else ""
+                raise AuthError(message + hint, reason=reason, data=body)
+            if 400 <= response.status_code < 500:
+                raise RefusedError(message, reason=reason, data=body)
+            raise CqError(f"server error: {message}", reason=reason, data=body)
+        raise CqError(
+            f"the server answered {response.status_code} {response.reason_phrase}",
+            reason="http_error",
+        )
+
+    # -- server, users, sessions -----------------------------------------------------------
+
+    def server_info(self) -> Json:
+        return self.call("GET", "/server/info", auth=False)
+
+    def signup(self, body: Json) -> Json:
+        return self.call("POST", "/users", json=body, auth=False)
+
+    def verify(self, verification_token: str, code: str) -> Json:
+        body = {"verification_token": verification_token, "code": code}
+        return self.call("POST", "/verifications", json=body, auth=False)
+
+    def request_password_change(self, username: str, new_password: str) -> Json:
+        path = f"/users/{username}/password"
+        return self.call("POST", path, json={"new_password": new_password}, auth=False)
+
+    def request_email_change(self, email: str) -> Json:
+        return self.call("POST", "/users/me/email", json={"email": email})
+
+    def login(self, username: str, password: str, replace: bool = False) -> Json:
+        body = {"username": username, "password": password, "replace": replace}
+        return self.call("POST", "/sessions", json=body, auth=False)
+
+    def logout(self) -> None:
+        self.request("DELETE", "/sessions/current")
+
+    def me(self) -> Json:
+        return self.call("GET", "/users/me")
+
+    def user(self, username: str) -> Json:
+        return self.call("GET", f"/users/{username}")
+
+    def update_me(self, changes: Json) -> Json:
+        return self.call("PATCH", "/users/me", json=changes)
+
+    # -- games -------------------------------------------------------------------------------
+
+    def games(
+        self, status: str | None = None, user: str | None = None, relation: str | None = None
+    ) -> list[Json]:
+        params = {"status": status, "user": user, "relation": relation}
+        return list(self.call("GET", "/games", params=params)["games"])
+
+    def game(self, game_id: int) -> Json:
+        return self.call("GET", f"/games/{game_id}")
+
+    def new_game(self, body: Json) -> Json:
+        return self.call("POST", "/games", json=body)
+
+    def change_game(self, game_id: int, changes: Json) -> Json:
+        return self.call("PATCH", f"/games/{game_id}", json=changes)
+
+    def join_game(self, game_id: int, invitation_code: str | None = None) -> Json:
+        body = {"invitation_code": invitation_code} if invitation_code else {}
+        return self.call("POST", f"/games/{game_id}/players", json=body)
+
+    def withdraw(self, game_id: int) -> Json:
+        return self.call("DELETE", f"/games/{game_id}/players/me")
+
+    def act(self, game_id: int, kind: str, to: str, base_revision: int | None = None) -> Json:
+        body: Json = {"type": kind, "to": to}
+        if base_revision is not None:
+            body["base_revision"] = base_revision
+        headers = {"Idempotency-Key": uuid.uuid4().hex}
+        return self.call("POST", f"/games/{game_id}/actions", json=body, headers=headers)
+
+    def actions(self, game_id: int) -> list[Json]:
+        return list(self.call("GET", f"/games/{game_id}/actions")["actions"])

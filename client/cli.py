@@ -1,0 +1,46 @@
+"""``cq``: the Corridor Quest command line client.
+
+Exit codes: 0 success, 1 unexpected server answer, 2 usage error (bad options or
+values), 3 not logged in / session expired / wrong credentials, 4 refused by the server
+(not your turn, illegal action, no such game, ...), 5 server unreachable.
+"""
+
+from __future__ import annotations
+
+import click
+
+from client import __version__
+from client.commands import play  # noqa: F401  (registers move, jump, place on `game`)
+from client.commands.account import login, logout, signup, verify
+from client.commands.game import game
+from client.commands.profiles_cmd import profile
+from client.commands.server import server
+from client.commands.user import user
+from client.state import AppState
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+@click.group(context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "-V", "--version", prog_name="cq")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Corridor Quest: play on a Corridor Quest server from the terminal.
+
+    Exit codes: 0 ok, 1 server error, 2 usage error, 3 not logged in or session
+    expired, 4 refused by the server, 5 server unreachable.
+    """
+    ctx.ensure_object(AppState)
+
+
+for command in (signup, login, logout, verify, server, user, profile, game):
+    cli.add_command(command)
+
+
+def main() -> None:
+    """The ``cq`` console script."""
+    cli(prog_name="cq", obj=AppState())
+
+
+if __name__ == "__main__":
+    main()

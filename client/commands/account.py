@@ -1,0 +1,175 @@
+"""Root commands for the account: signup, login, logout, verify."""
+
+from __future__ import annotations
+
+import click
+
+from client.commands.options import profile_option, server_url_option
+from client.errors import AuthError, CqError, RefusedError
+from client.profiles import DEFAULT_SERVER_URL, check_profile_name
+from client.state import AppState, pass_state
+
+VERIFIED = {
+    "signup": "{username} is verified. Log in with: cq login -u {username}",
+    "password": "The password of {username} is changed.",
+    "email": "The e-mail address of {username} is changed.",
+}
+
+
+def hint_for_profile(state: AppState, name: str) -> str:
+    if name == state.store.current_name():
+        return ""
+    return f" (profile {name!r}: run 'cq profile switch {name}' or set CQ_PROFILE={name})"
+
+
+@click.command()
+@server_url_option("the url of the game service")
+@click.option("-u", "--user-name", "username", required=True, metavar="<USER_NAME>",
+              help="the unique identifier of the user")
+@click.option("-d", "--description", metavar="<DESCRIPTION>",
+              help="An optional description of the user")
+@click.option("-e", "--email-address", "email", required=True, metavar="<EMAIL_ADDRESS>",
+              help="Email Address of the user")
+@click.option("-p", "--password", metavar="<PASSWORD>", help="The password for the user "
+              "(prompted for when not given)")
+@click.option("-n", "--ntfy-dm-topic", metavar="<NTFY_DM_TOPIC>",
+              help="The optional ntfy DM topic")
+@profile_option()
+@pass_state
+def signup(
+    state: AppState,
+    server_url: str | None,
+    username: str,
+    description: str | None,
+    email: str,
+    password: str | None,
+    ntfy_dm_topic: str | None,
+    profile_name: str | None,
+) -> None:
+    """Signup to a Corridor Quest server (create a user)."""
+    profile = state.store.load(check_profile_name(profile_name) if profile_name else None)
+    if password is None:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    body = {"username": username, "email": email, "password": password}
+    if description is not None:
+        body["description"] = description
+    if ntfy_dm_topic is not None:
+        body["ntfy_dm_topic"] = ntfy_dm_topic
+    url = server_url or profile.server_url or DEFAULT_SERVER_URL
+    with state.api(url, profile) as api:
+        answer = api.signup(body)
+    profile.server_url = url
+    profile.username = answer.get("username", username)
+    profile.token = None
+    profile.verification_token = answer["verification_token"]
+    profile.verification_purpose = answer.get("purpose", "signup")
+    state.save(profile)
+    click.echo(f"Signed up as {profile.username} on {url}.")
+    click.echo(
+        f"A verification code was e-mailed to {email}; confirm with: cq verify -c <CODE>"
+        + hint_for_profile(state, profile.name)
+    )
+
+
+@click.command()
+@server_url_option("The url of the game server (ie https://game.example.com:1234)")
+@click.option("-u", "--user-name", "username", metavar="<USER_NAME>",
+              help="The username (default: the profile's)")
+@click.option("-p", "--password", metavar="<PASSWORD>",
+              help="The password (prompted for when not given)")
+@profile_option()
+@click.option("-r", "--replace", is_flag=True,
+              help="End the session this user has elsewhere and start a new one")
+@pass_state
+def login(
+    state: AppState,
+    server_url: str | None,
+    username: str | None,
+    password: str | None,
+    profile_name: str | None,
+    replace: bool,
+) -> None:
+    """Login to a Corridor Quest server."""
+    profile = state.store.load(check_profile_name(profile_name) if profile_name else None)
+    username = username or profile.username
+    if not username:
+        username = click.prompt("Username")
+    if password is None:
+        password = click.prompt("Password", hide_input=True)
+    url = server_url or profile.server_url or DEFAULT_SERVER_URL
+    with state.api(url, profile) as api:
+        try:
+            session = api.login(username, password, replace=replace)
+        except RefusedError as exc:
+            if exc.reason == "session_active":
+                raise AuthError(
+                    f"{exc.message} (cq login --replace)",
+                    reason=exc.reason,
+                ) from exc
+            if exc.reason in ("account_unverified", "account_locked", "forbidden"):
+                raise AuthError(exc.message, reason=exc.reason) from exc
+            raise
+        api.token = session["token"]
+        try:
+            profile.theme = api.me().get("theme")
+        except CqError:
+            profile.theme = None
+    if profile.username != session.get("username", username):
+        profile.verification_token = None
+        profile.verification_purpose = None
+    profile.server_url = url
+    profile.username = session.get("username", username)
+    profile.token = session["token"]
+    state.save(profile)
+    click.echo(f"Logged in as {profile.username} on {url}." + hint_for_profile(state, profile.name))
+
+
+@click.command()
+@pass_state
+def logout(state: AppState) -> None:
+    """Logout from a Corridor Quest server."""
+    profile = state.profile
+    if not profile.token:
+        raise AuthError("not logged in", reason="not_logged_in")
+    ended = "Logged out."
+    try:
+        with state.api() as api:
+            api.logout()
+    except AuthError:
+        ended = "Logged out (the session had already ended on the server)."
+    profile.token = None
+    state.save(profile)
+    click.echo(ended)
+
+
+def run_verify(state: AppState, code: str) -> None:
+    profile = state.profile
+    if not profile.verification_token:
+        raise CqError(
+            "nothing to verify in this profile: signup, 'cq user password' or "
+            "'cq user email-address' first",
+            reason="nothing_to_verify",
+        )
+    with state.api() as api:
+        try:
+            answer = api.verify(profile.verification_token, code)
+        except RefusedError as exc:
+            left = exc.data.get("attempts_left")
+            if left is not None:
+                raise RefusedError(f"{exc.message} ({left} attempts left)", exc.reason) from exc
+            raise
+    purpose = answer.get("purpose") or profile.verification_purpose or "signup"
+    profile.verification_token = None
+    profile.verification_purpose = None
+    state.save(profile)
+    username = answer.get("username") or profile.username or "the user"
+    click.echo(VERIFIED.get(purpose, "Verified.").format(username=username))
+
+
+@click.command()
+@click.option("-c", "--code", required=True, metavar="<VERIFICATION_CODE>",
+              help="The verification code")
+@pass_state
+def verify(state: AppState, code: str) -> None:
+    """Validate security sensitive actions."""
+    run_verify(state, code)

@@ -1,0 +1,216 @@
+"""``cq game``: show, create, list, join, change and cancel games.
+
+The actions of play (move, jump, place) live in :mod:`client.commands.play`; messages,
+marks, trading and leaderboards add their own modules and register on :data:`game`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from client.commands.options import board_size_option, game_id_option, players_option
+from client.errors import CqError
+from client.render.game_text import render_game, render_game_list
+from client.render.themes import Theme, get_theme
+from client.state import AppState, pass_state
+
+LIST_STATUSES = ("waiting", "active", "finished", "canceled", "started", "cancelled")
+RELATIONS = ("admin", "player", "won", "current")
+
+
+@click.group()
+def game() -> None:
+    """Operations on Games."""
+
+
+def board_theme(state: AppState) -> Theme | None:
+    """The user's theme (cached in the profile), or None when colour is off."""
+    if not state.use_color():
+        return None
+    profile = state.profile
+    if profile.theme is None and profile.token:
+        try:
+            with state.api() as api:
+                profile.theme = api.me().get("theme") or "dark"
+            state.save(profile)
+        except CqError:
+            pass
+    return get_theme(profile.theme)
+
+
+def echo_game(state: AppState, data: dict[str, Any]) -> None:
+    theme = board_theme(state)
+    click.echo(render_game(data, theme, me=state.profile.username), color=theme is not None)
+
+
+@game.command()
+@game_id_option("The ID of the game to show")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the game as the server's JSON (for scripts and bots)")
+@pass_state
+def show(state: AppState, game_id: int, as_json: bool) -> None:
+    """Show Game.
+
+    The board, the players, whose turn it is and the last actions.
+    """
+    with state.api() as api:
+        data = api.game(game_id)
+    if as_json:
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
+        return
+    echo_game(state, data)
+
+
+@game.command()
+@click.option("--invite", "invite", is_flag=False, flag_value="", multiple=True,
+              metavar="[<USER_NAME>]",
+              help="Specify one or more times with a user name to send an invitation code "
+              "to those users (alone: just create an invitation code)")
+@click.option("-p", "--private", is_flag=True,
+              help="Make this game private. Only players will see it, not others")
+@players_option("Number of players (2 or 4)", 2)
+@board_size_option("Board size (5 to 17 uneven)", 9)
+@click.option("-m", "--masked-walls", "masked", is_flag=True,
+              help="Players can not see who has placed walls and how many are left")
+@click.option("-x", "--invisible-walls", "invisible", is_flag=True,
+              help="Placed walls are invisible")
+@pass_state
+def new(
+    state: AppState,
+    invite: tuple[str, ...],
+    private: bool,
+    players: str,
+    size: int,
+    masked: bool,
+    invisible: bool,
+) -> None:
+    """New Game.
+
+    You become its game admin and first player.
+    """
+    invitees = [name for name in invite if name]
+    body = {
+        "players": int(players),
+        "size": size,
+        "masked": masked,
+        "invisible": invisible,
+        "private": private,
+        "invite": bool(invite),
+        "invitees": invitees,
+    }
+    with state.api() as api:
+        data = api.new_game(body)
+    click.echo(f"Created game {data['id']} ({data['size']}x{data['size']}, "
+               f"{data['players']} players). Waiting for players.")
+    if data.get("invitation_code"):
+        click.echo(f"Invitation code: {data['invitation_code']}")
+    if invitees:
+        click.echo(f"Invitations e-mailed to: {', '.join(invitees)}")
+
+
+@game.command(name="list")
+@click.option("-s", "--status", type=click.Choice(LIST_STATUSES), metavar="<STATUS>",
+              help="filter on game status [possible values: waiting, active, finished, "
+              "canceled]")
+@click.option("-u", "--user", metavar="<USER>",
+              help="filter on user, use 'me' for filtering on yourself")
+@click.option("-g", "--game", "--relation", "relation", type=click.Choice(RELATIONS),
+              metavar="<GAME>",
+              help="filter on player relation [possible values: admin, player, won, current]")
+@pass_state
+def list_games(
+    state: AppState, status: str | None, user: str | None, relation: str | None
+) -> None:
+    """List games.
+
+    For example 'cq game list -u me -g won' lists the games you have won.
+    """
+    with state.api() as api:
+        games = api.games(status=status, user=user, relation=relation)
+    click.echo(render_game_list(games))
+
+
+@game.command()
+@game_id_option("The ID of the game to join")
+@click.option("-i", "--invitation-code", metavar="<INVITATION_CODE>",
+              help="The invitation code of an invite-only game to join")
+@pass_state
+def join(state: AppState, game_id: int, invitation_code: str | None) -> None:
+    """Join game."""
+    with state.api() as api:
+        data = api.join_game(game_id, invitation_code)
+    if data["status"] == "started":
+        click.echo(f"Joined game {game_id}; it has started.")
+        echo_game(state, data)
+    else:
+        waiting = data.get("waiting_players") or []
+        click.echo(f"Joined game {game_id}; {len(waiting)} of {data['players']} players "
+                   "are here, waiting for more.")
+
+
+@game.command()
+@game_id_option("The ID of the game to change")
+@players_option("Change Number of Players (2 or 4)", None)
+@board_size_option("Change Board Size (5 to 17 uneven)", None)
+@click.option("-m", "--masked-walls", "masked", is_flag=True, help="Toggle Masked Walls setting")
+@click.option("-x", "--invisible-walls", "invisible", is_flag=True,
+              help="Toggle Invisible Walls setting")
+@click.option("-p", "--private", is_flag=True, help="Toggle Private setting")
+@click.option("--invite", "invite", multiple=True, metavar="[<USER_NAME>]",
+              help="Specify one or more times with a user name to send an invitation code "
+              "to those users")
+@pass_state
+def change(
+    state: AppState,
+    game_id: int,
+    players: str | None,
+    size: int | None,
+    masked: bool,
+    invisible: bool,
+    private: bool,
+    invite: tuple[str, ...],
+) -> None:
+    """Change a game (GAME ADMIN only).
+
+    Only a Waiting game changes. Going from 4 to 2 players is refused with more than two
+    players waiting; with exactly two the game starts.
+    """
+    with state.api() as api:
+        changes: dict[str, Any] = {}
+        if players is not None:
+            changes["players"] = int(players)
+        if size is not None:
+            changes["size"] = size
+        if masked or invisible or private:
+            current = api.game(game_id)
+            for name, toggle in (("masked", masked), ("invisible", invisible),
+                                 ("private", private)):
+                if toggle:
+                    changes[name] = not current.get(name)
+        if invite:
+            changes["invitees"] = list(invite)
+        if not changes:
+            raise click.UsageError("nothing to change: give at least one option")
+        data = api.change_game(game_id, changes)
+    click.echo(f"Changed game {game_id}.")
+    echo_game(state, data)
+
+
+@game.command()
+@game_id_option("The ID of the game to cancel")
+@pass_state
+def cancel(state: AppState, game_id: int) -> None:
+    """Cancel (participation in) a game.
+
+    In a Waiting game that you do not administer you just leave it. An Active game, or
+    any game you administer, is Cancelled.
+    """
+    with state.api() as api:
+        data = api.withdraw(game_id)
+    if data["status"] == "cancelled":
+        click.echo(f"Game {game_id} is cancelled.")
+    else:
+        click.echo(f"You left game {game_id}; it waits for another player.")

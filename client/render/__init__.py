@@ -1,0 +1,1 @@
+"""Text rendering for the clients: the board, game details, tables (pure functions)."""

@@ -1,0 +1,1 @@
+"""``cq-shell``: the cq commands in one interactive prompt-toolkit session."""

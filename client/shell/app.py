@@ -1,0 +1,116 @@
+"""``cq-shell``: the main loop. ``cq-shell -e "game list"`` runs one command and exits."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from typing import Any
+
+import click
+from prompt_toolkit import PromptSession
+from prompt_toolkit.history import FileHistory
+from prompt_toolkit.patch_stdout import patch_stdout
+
+from client import __version__
+from client.commands.game import board_theme
+from client.profiles import data_dir
+from client.render.game_text import render_game
+from client.shell.commands import dispatch, run_line
+from client.shell.completer import ShellCompleter
+from client.shell.keys import shell_bindings
+from client.shell.live import GameWatch, watch_loop
+from client.shell.toolbar import toolbar_text
+from client.state import AppState
+
+HISTORY_FILE = "shell-history"
+
+
+def history_path() -> str:
+    directory = data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    return str(directory / HISTORY_FILE)
+
+
+def prompt_text(state: AppState) -> str:
+    game = f"[{state.current_game}]" if state.current_game is not None else ""
+    return f"cq{game}> "
+
+
+def draw(state: AppState, game: dict[str, Any], note: str = "") -> None:
+    theme = board_theme(state)
+    text = render_game(game, theme, me=state.profile.username)
+    click.echo((note + "\n" if note else "") + text, color=theme is not None)
+
+
+async def interactive(state: AppState, interval: float) -> int:
+    watch = GameWatch(state)
+
+    def redraw(game: dict[str, Any]) -> None:
+        draw(state, game, note=f"-- game {game['id']} changed (revision {game['revision']}) --")
+        session.app.invalidate()
+
+    def show_board() -> None:
+        if watch.game is not None:
+            draw(state, watch.game)
+
+    def show_help() -> None:
+        dispatch(state, ["help"])
+
+    session: PromptSession[str] = PromptSession(
+        history=FileHistory(history_path()),
+        completer=ShellCompleter(watch),
+        complete_while_typing=False,
+        bottom_toolbar=lambda: toolbar_text(state, watch),
+        key_bindings=shell_bindings(show_board, show_help),
+    )
+    click.echo(f"Corridor Quest shell {__version__}. 'help' lists the commands, Ctrl-D leaves.")
+    with patch_stdout(raw=True):
+        poller = asyncio.create_task(watch_loop(watch, redraw, interval))
+        try:
+            while True:
+                try:
+                    line = await session.prompt_async(lambda: prompt_text(state))
+                except KeyboardInterrupt:
+                    continue
+                except EOFError:
+                    break
+                try:
+                    before = state.current_game
+                    await asyncio.to_thread(run_line, state, line)
+                    await asyncio.to_thread(watch.after_command)
+                    if state.current_game != before and watch.game is not None:
+                        draw(state, watch.game)
+                except EOFError:
+                    break
+        finally:
+            poller.cancel()
+    return 0
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-e", "--execute", metavar="<COMMAND>",
+              help="Run one command (as typed in the shell) and exit with its exit code")
+@click.option("-g", "--game-id", type=click.IntRange(min=1), metavar="<GAME_ID>",
+              help="Start with this current game (as 'use GAME_ID')")
+@click.option("--poll-interval", type=click.FloatRange(min=0.2), default=1.5, show_default=True,
+              help="Seconds between checks of the current game for changes")
+@click.version_option(__version__, "-V", "--version", prog_name="cq-shell")
+def shell(execute: str | None, game_id: int | None, poll_interval: float) -> None:
+    """Corridor Quest shell: the cq commands without the 'cq' prefix, with completion,
+    history, a toolbar and a board that redraws when the current game changes."""
+    color = not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+    state = AppState(force_color=color or bool(os.environ.get("CQ_FORCE_COLOR")))
+    state.current_game = game_id
+    if execute is not None:
+        sys.exit(run_line(state, execute))
+    sys.exit(asyncio.run(interactive(state, poll_interval)))
+
+
+def main() -> None:
+    """The ``cq-shell`` console script."""
+    shell(prog_name="cq-shell")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""The state one command runs with: profile store, the profile in use, its API client.
+
+``cq`` builds a fresh :class:`AppState` per run; ``cq-shell`` keeps one for the session
+(and sets ``current_game`` with ``use``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+
+import click
+
+from client.api import ApiClient
+from client.profiles import Profile, ProfileStore
+
+
+@dataclass
+class AppState:
+    """What commands share: where profiles live, which one is in use, the current game."""
+
+    store: ProfileStore = field(default_factory=ProfileStore)
+    profile_name: str | None = None
+    current_game: int | None = None
+    force_color: bool | None = None
+    _profile: Profile | None = None
+
+    @property
+    def profile(self) -> Profile:
+        if self._profile is None or (
+            self.profile_name is None and self._profile.name != self.store.current_name()
+        ):
+            self._profile = self.store.load(self.profile_name)
+        return self._profile
+
+    def reload(self) -> Profile:
+        self._profile = None
+        return self.profile
+
+    def save(self, profile: Profile) -> None:
+        self.store.save(profile)
+        self._profile = profile
+
+    def api(self, server_url: str | None = None, profile: Profile | None = None) -> ApiClient:
+        chosen = profile or self.profile
+        return ApiClient(server_url or chosen.server_url, chosen.token)
+
+    def use_color(self) -> bool:
+        """Colour unless NO_COLOR is set or standard output is not a terminal."""
+        if self.force_color is not None:
+            return self.force_color
+        if os.environ.get("NO_COLOR"):
+            return False
+        if os.environ.get("CQ_FORCE_COLOR"):
+            return True
+        return bool(sys.stdout.isatty())
+
+pass_state = click.make_pass_decorator(AppState, ensure=True)

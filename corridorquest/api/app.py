@@ -1,0 +1,108 @@
+"""The Sanic application factory: `create_app(settings)`.
+
+One blueprint per domain under /api/v1, one error handler, OpenAPI at
+/api-docs/openapi.json and Swagger UI at /api-docs (assets shipped in api/static).
+The service context (database, bus, outbox) opens when the server starts and closes
+when it stops.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from pathlib import Path
+from typing import Any
+
+from sanic import Blueprint, Sanic
+from sanic_ext import Config
+
+from corridorquest import __version__
+from corridorquest.api import games, server, sessions, users
+from corridorquest.api.errors import install_error_handler
+from corridorquest.security.https_check import install_https_check
+from corridorquest.services.context import ServiceContext
+from corridorquest.services.games import register_subscribers
+from corridorquest.services.users import ensure_initial_admin
+from corridorquest.settings import Settings
+
+log = logging.getLogger("corridorquest.api")
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+_app_numbers = itertools.count(1)
+
+# One blueprint per domain; each has its own url_prefix below /api/v1.
+BLUEPRINTS: list[Blueprint] = [
+    server.bp,
+    games.bp,
+    users.bp,
+    sessions.bp,
+    sessions.verifications_bp,
+]
+
+
+def create_app(settings: Settings) -> Sanic[Any, Any]:
+    """A new application (a unique name per call, so tests may create several)."""
+    app = Sanic(f"corridorquest_{next(_app_numbers)}", configure_logging=False)
+    app.config.ACCESS_LOG = False
+    app.config.FALLBACK_ERROR_FORMAT = "json"
+    app.config.REQUEST_MAX_SIZE = 1_000_000
+    app.config.NOISY_EXCEPTIONS = False
+    app.config.PROXIES_COUNT = settings.proxies_count  # client address for rate limits
+    app.ctx.settings = settings
+    app.extend(
+        config=Config(
+            oas_url_prefix="/api-docs",
+            oas_uri_to_json="/openapi.json",
+            oas_ui_default="swagger",
+            oas_ui_redoc=False,
+            oas_ui_swagger=True,
+            oas_path_to_swagger_html=str(STATIC_DIR / "index.html"),
+            oas_ui_swagger_html_title="Corridor Quest API",
+            oas_autodoc=True,
+            cors=False,
+            http_auto_trace=False,
+        )
+    )
+    app.ext.openapi.describe(
+        "Corridor Quest API",
+        version=__version__,
+        description="REST API of a Corridor Quest server (see docs/api.md).",
+    )
+    app.ext.openapi.add_security_scheme("token", "http", scheme="bearer")
+    app.static("/api-docs/static", str(STATIC_DIR), name="swagger_assets")
+    # Blueprint objects may be registered on one app only: copy them per app.
+    group = Blueprint.group(
+        *[bp.copy(bp.name, url_prefix=bp.url_prefix) for bp in BLUEPRINTS],
+        url_prefix="/api/v1",
+    )
+    app.blueprint(group)
+    install_error_handler(app)
+    install_https_check(app, settings)
+
+    @app.before_server_start
+    async def open_services(app: Sanic[Any, Any]) -> None:
+        ctx = ServiceContext.open(settings)
+        register_subscribers(ctx)
+        app.ctx.services = ctx
+        ensure_initial_admin(
+            ctx.store, settings.admin_username, settings.admin_email, settings.init
+        )
+        log.info("database ready: %s", _redacted(settings.database_url))
+
+    @app.after_server_stop
+    async def close_services(app: Sanic[Any, Any]) -> None:
+        ctx: ServiceContext | None = getattr(app.ctx, "services", None)
+        if ctx is not None:
+            await ctx.close()
+
+    return app
+
+
+def _redacted(url: str) -> str:
+    """A database URL without its password, for the log."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        credentials, host = rest.rsplit("@", 1)
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}://{user}:***@{host}"
+    return url

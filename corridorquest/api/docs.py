@@ -1,0 +1,71 @@
+"""OpenAPI helpers: one decorator documents an endpoint's body, answers and errors."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+from sanic_ext import openapi
+from sanic_ext.extensions.openapi.definitions import RequestBody, Response
+
+from corridorquest.api.schemas import ErrorOut
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_ERROR_TEXT = {
+    400: "malformed body or query (bad_request)",
+    401: "not logged in (unauthenticated, session_expired)",
+    403: "not allowed",
+    404: "not found",
+    409: "conflict with the current state",
+    422: "a value that parses but is not acceptable",
+    429: "rate limited (retry_after)",
+}
+
+
+def schema_ref(model: type[BaseModel]) -> dict[str, Any]:
+    """Register `model` as a component (its pydantic JSON schema) and refer to it."""
+    openapi.component(model)
+    return {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}
+
+
+def documented(
+    summary: str,
+    *,
+    tag: str,
+    ok: tuple[int, type[BaseModel] | None],
+    body: type[BaseModel] | None = None,
+    errors: Sequence[int] = (),
+    secured: bool = True,
+    description: str | None = None,
+) -> Callable[[F], F]:
+    """Document an endpoint: summary, request body model, success and error answers."""
+    status, model = ok
+    responses = [
+        Response(
+            {"application/json": schema_ref(model)} if model else None,
+            status=status,
+            description="success",
+        )
+    ]
+    codes = sorted(set(errors) | ({400, 401} if secured else {400}))
+    for code in codes:
+        responses.append(
+            Response(
+                {"application/json": schema_ref(ErrorOut)},
+                status=code,
+                description=_ERROR_TEXT.get(code, "error"),
+            )
+        )
+    kwargs: dict[str, Any] = {
+        "summary": summary,
+        "tag": tag,
+        "response": responses,
+        "description": description or summary,
+    }
+    if body is not None:
+        kwargs["body"] = RequestBody({"application/json": schema_ref(body)}, required=True)
+    if secured:
+        kwargs["secured"] = {"token": []}
+    return openapi.definition(**kwargs)

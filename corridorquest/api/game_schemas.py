@@ -1,0 +1,144 @@
+"""Request and response models of the games API (docs/api.md, Games)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SeatName = Literal["north", "east", "south", "west"]
+Status = Literal["waiting", "started", "finished", "cancelled"]
+Username = str
+
+
+class NewGameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    players: int = Field(2, description="2 or 4")
+    size: int = Field(9, description="board size: 5, 7, 9, 11, 13, 15 or 17")
+    masked: bool = False
+    invisible: bool = False
+    private: bool = False
+    invite: bool = Field(False, description="give the game an invitation code")
+    invitees: list[Username] = Field(
+        default_factory=list, max_length=16, description="users who get the code by e-mail"
+    )
+
+
+class ChangeGameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    players: int | None = None
+    size: int | None = None
+    masked: bool | None = None
+    invisible: bool | None = None
+    private: bool | None = None
+    invite: bool = False
+    invitees: list[Username] = Field(default_factory=list, max_length=16)
+    base_revision: int | None = None
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    invitation_code: str | None = Field(None, max_length=64)
+    base_revision: int | None = None
+
+
+class ActionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["move", "jump", "wall"]
+    to: str = Field(
+        ...,
+        max_length=32,
+        description="square (e4), direction (north, up-left, ...) or wall (c3h)",
+    )
+    base_revision: int | None = None
+
+
+class ListQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    status: str | None = Field(
+        None, description="waiting, started (active), finished, cancelled (canceled)"
+    )
+    user: str | None = Field(None, description="a username or `me`")
+    relation: str | None = Field(None, description="admin, player, won or current")
+    limit: int = Field(100, ge=1, le=500)
+
+
+class ShowQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    invitation_code: str | None = Field(None, max_length=64)
+
+
+class RevisionQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    base_revision: int | None = None
+
+
+class SeatOut(BaseModel):
+    seat: SeatName
+    username: str | None
+    walls_left: int | None
+    distance: int | None
+
+
+class WallOut(BaseModel):
+    wall: str
+    owner: SeatName | None
+
+
+class ActionOut(BaseModel):
+    n: int
+    seat: SeatName | None
+    username: str | None
+    type: Literal["move", "jump", "wall"]
+    notation: str | None
+    at: str | None
+
+
+class GameOut(BaseModel):
+    id: int
+    status: Status
+    revision: int
+    size: int
+    players: int
+    masked: bool
+    invisible: bool
+    private: bool
+    admin: str | None
+    invitation_code: str | None
+    seats: list[SeatOut]
+    waiting_players: list[str]
+    turn: SeatName | None
+    turn_username: str | None
+    winner: str | None
+    pawns: dict[str, str]
+    walls: list[WallOut]
+    wall_cost: int
+    last_actions: list[ActionOut]
+    scores: dict[str, int]
+    cancel_reason: str | None
+    created_at: str | None
+    started_at: str | None
+    finished_at: str | None
+    cancelled_at: str | None
+
+
+class GameSummaryOut(BaseModel):
+    id: int
+    status: Status
+    players: int
+    size: int
+    private: bool
+    masked: bool
+    invisible: bool
+    winner: str | None
+    usernames: list[str]
+    turn_username: str | None
+    revision: int
+
+
+class GameListOut(BaseModel):
+    games: list[GameSummaryOut]
+
+
+class HistoryOut(BaseModel):
+    actions: list[ActionOut]

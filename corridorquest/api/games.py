@@ -1,0 +1,214 @@
+"""/api/v1/games: thin handlers (parse -> service -> serialize) for the games domain."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, Request
+from sanic.response import HTTPResponse, json
+from sanic_ext import openapi
+
+from corridorquest.api.auth import require_user, services
+from corridorquest.api.docs import documented
+from corridorquest.api.game_schemas import (
+    ActionIn,
+    ChangeGameIn,
+    GameListOut,
+    GameOut,
+    HistoryOut,
+    JoinIn,
+    ListQuery,
+    NewGameIn,
+    RevisionQuery,
+    ShowQuery,
+)
+from corridorquest.api.validation import check_text, parse_body, parse_query
+from corridorquest.services import game_list, games, play
+from corridorquest.services.game_access import not_found
+from corridorquest.services.games import GameOptions, WriteResult
+
+bp = Blueprint("games", url_prefix="/games")
+
+MAX_GAME_ID = 2**62
+TAG = "games"
+IDEMPOTENCY = openapi.parameter(
+    "Idempotency-Key", str, "header", description="a retry with the same key changes nothing"
+)
+
+
+def checked_id(game_id: int) -> int:
+    if not 1 <= game_id <= MAX_GAME_ID:
+        raise not_found(game_id)
+    return game_id
+
+
+def idempotency_key(request: Request) -> str | None:
+    value: str | None = request.headers.get("idempotency-key")
+    check_text(value)
+    return value
+
+
+def answer(result: WriteResult) -> HTTPResponse:
+    return json(result.body, status=result.status)
+
+
+@bp.post("")
+@documented(
+    "Create a game (the caller is its admin and first player)",
+    tag=TAG,
+    ok=(201, GameOut),
+    body=NewGameIn,
+    errors=(404, 422),
+)
+@IDEMPOTENCY
+async def create(request: Request) -> HTTPResponse:
+    user = await require_user(request)
+    body = parse_body(request, NewGameIn)
+    options = GameOptions(**body.model_dump())
+    return answer(
+        await games.create_game(services(request), user, options, idempotency_key(request))
+    )
+
+
+@bp.get("")
+@documented("List games (newest first)", tag=TAG, ok=(200, GameListOut), errors=(404,))
+@openapi.parameter("status", str, "query", description="waiting, active, finished, canceled")
+@openapi.parameter("user", str, "query", description="a username or `me`")
+@openapi.parameter("relation", str, "query", description="admin, player, won or current")
+@openapi.parameter("limit", int, "query", description="at most this many (1-500)")
+async def list_games(request: Request) -> HTTPResponse:
+    user = await require_user(request)
+    query = parse_query(request, ListQuery)
+    found = await game_list.list_games(
+        services(request), user, game_list.GameFilter(**query.model_dump())
+    )
+    return json({"games": found})
+
+
+@bp.get("/<game_id:int>")
+@documented("The game as the caller may see it", tag=TAG, ok=(200, GameOut), errors=(404,))
+@openapi.parameter("invitation_code", str, "query", description="to see a private game")
+async def show(request: Request, game_id: int) -> HTTPResponse:
+    user = await require_user(request)
+    query = parse_query(request, ShowQuery)
+    view = await games.show_game(
+        services(request), user, checked_id(game_id), query.invitation_code
+    )
+    return json(view)
+
+
+@bp.patch("/<game_id:int>")
+@documented(
+    "Change a waiting game (game admin only)",
+    tag=TAG,
+    ok=(200, GameOut),
+    body=ChangeGameIn,
+    errors=(403, 404, 409, 422),
+)
+@IDEMPOTENCY
+async def change(request: Request, game_id: int) -> HTTPResponse:
+    user = await require_user(request)
+    body = parse_body(request, ChangeGameIn)
+    fields = body.model_dump(exclude={"base_revision"})
+    result = await games.change_game(
+        services(request),
+        user,
+        checked_id(game_id),
+        GameOptions(**fields),
+        body.base_revision,
+        idempotency_key(request),
+    )
+    return answer(result)
+
+
+@bp.delete("/<game_id:int>")
+@documented(
+    "Cancel a waiting or started game (game admin or system admin)",
+    tag=TAG,
+    ok=(200, GameOut),
+    errors=(403, 404, 409, 422),
+)
+@openapi.parameter("base_revision", int, "query")
+@IDEMPOTENCY
+async def cancel(request: Request, game_id: int) -> HTTPResponse:
+    user = await require_user(request)
+    query = parse_query(request, RevisionQuery)
+    result = await games.cancel(
+        services(request), user, checked_id(game_id), query.base_revision, idempotency_key(request)
+    )
+    return answer(result)
+
+
+@bp.post("/<game_id:int>/players")
+@documented(
+    "Join a waiting game (with its invitation code where needed)",
+    tag=TAG,
+    ok=(201, GameOut),
+    body=JoinIn,
+    errors=(403, 404, 409, 422),
+)
+@IDEMPOTENCY
+async def join(request: Request, game_id: int) -> HTTPResponse:
+    user = await require_user(request)
+    body = parse_body(request, JoinIn)
+    result = await games.join_game(
+        services(request),
+        user,
+        checked_id(game_id),
+        body.invitation_code,
+        body.base_revision,
+        idempotency_key(request),
+    )
+    return answer(result)
+
+
+@bp.delete("/<game_id:int>/players/me")
+@documented(
+    "Withdraw: leave a waiting game, or cancel a started one",
+    tag=TAG,
+    ok=(200, GameOut),
+    errors=(403, 404, 409, 422),
+)
+@openapi.parameter("base_revision", int, "query")
+@IDEMPOTENCY
+async def withdraw(request: Request, game_id: int) -> HTTPResponse:
+    user = await require_user(request)
+    query = parse_query(request, RevisionQuery)
+    result = await games.withdraw(
+        services(request), user, checked_id(game_id), query.base_revision, idempotency_key(request)
+    )
+    return answer(result)
+
+
+@bp.post("/<game_id:int>/actions")
+@documented(
+    "Play a move, jump or wall (the player to move only)",
+    tag=TAG,
+    ok=(201, GameOut),
+    body=ActionIn,
+    errors=(403, 404, 409, 422),
+)
+@IDEMPOTENCY
+async def act(request: Request, game_id: int) -> HTTPResponse:
+    user = await require_user(request)
+    body = parse_body(request, ActionIn)
+    result = await play.play(
+        services(request),
+        user,
+        checked_id(game_id),
+        body.type,
+        body.to,
+        body.base_revision,
+        idempotency_key(request),
+    )
+    return answer(result)
+
+
+@bp.get("/<game_id:int>/actions")
+@documented("The history the caller may see", tag=TAG, ok=(200, HistoryOut), errors=(404,))
+@openapi.parameter("invitation_code", str, "query", description="to see a private game")
+async def history(request: Request, game_id: int) -> HTTPResponse:
+    user = await require_user(request)
+    query = parse_query(request, ShowQuery)
+    actions = await play.history(
+        services(request), user, checked_id(game_id), query.invitation_code
+    )
+    return json({"actions": actions})

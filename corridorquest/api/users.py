@@ -1,0 +1,174 @@
+"""Accounts: signup, show, change, password and e-mail change requests: /users."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from sanic import Blueprint, Request
+from sanic.response import HTTPResponse, json
+
+from corridorquest.api.auth import require_user, services
+from corridorquest.api.docs import documented
+from corridorquest.api.validation import parse_body
+from corridorquest.services import users
+
+bp = Blueprint("users", url_prefix="/users")
+
+
+class SignupIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    username: str = Field(max_length=64, description="1-10: a letter, then letters/digits/_/-")
+    email: str = Field(max_length=320)
+    password: str = Field(max_length=1024, description="at least 8, not the username")
+    description: str | None = Field(None, max_length=1000, description="at most 50")
+    ntfy_dm_topic: str | None = Field(None, max_length=256)
+
+
+class VerificationStartedOut(BaseModel):
+    verification_token: str
+    purpose: str
+
+
+class SignupOut(VerificationStartedOut):
+    username: str
+
+
+class PasswordIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    new_password: str = Field(max_length=1024)
+
+
+class EmailIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    email: str = Field(max_length=320)
+
+
+class NotifyIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    turn: StrictBool | None = None
+    action: StrictBool | None = None
+    game: StrictBool | None = None
+
+
+class UserPatchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    description: str | None = Field(None, max_length=1000)
+    username: str | None = Field(None, max_length=64)
+    theme: Literal["dark", "light", "translucent"] | None = None
+    ntfy_dm_topic: str | None = Field(None, max_length=256, description="null or '' clears it")
+    notify: NotifyIn | None = None
+
+
+class NotifyOut(BaseModel):
+    turn: bool
+    action: bool
+    game: bool
+
+
+class SessionInfoOut(BaseModel):
+    expires_at: str
+
+
+class PublicUserOut(BaseModel):
+    username: str
+    description: str
+    is_admin: bool
+    created_at: str
+
+
+class UserOut(PublicUserOut):
+    email: str
+    theme: str
+    notify: NotifyOut
+    ntfy_dm_topic: str | None
+    password_changed_at: str
+    session: SessionInfoOut | None
+
+
+@bp.post("")
+@documented(
+    "Sign up: a code is e-mailed; answers with the client-bound verification token",
+    tag="users",
+    ok=(201, SignupOut),
+    body=SignupIn,
+    errors=(409, 422),
+    secured=False,
+)
+async def signup(request: Request) -> HTTPResponse:
+    data = parse_body(request, SignupIn)
+    result = await users.signup(
+        services(request),
+        data.username,
+        data.email,
+        data.password,
+        data.description,
+        data.ntfy_dm_topic,
+    )
+    return json(SignupOut(**result).model_dump(), status=201)
+
+
+@bp.get("/me")
+@documented("Show yourself (every field)", tag="users", ok=(200, UserOut))
+async def show_me(request: Request) -> HTTPResponse:
+    user = await require_user(request)
+    return json(UserOut(**await users.get_me(services(request), user)).model_dump())
+
+
+@bp.patch("/me")
+@documented(
+    "Change description, username, theme, ntfy DM topic or notification toggles",
+    tag="users",
+    ok=(200, UserOut),
+    body=UserPatchIn,
+    errors=(409, 422),
+)
+async def change_me(request: Request) -> HTTPResponse:
+    user = await require_user(request)
+    changes = parse_body(request, UserPatchIn).model_dump(exclude_unset=True)
+    if isinstance(changes.get("notify"), dict):
+        changes["notify"] = {k: v for k, v in changes["notify"].items() if v is not None}
+    result = await users.update_me(services(request), user, changes)
+    return json(UserOut(**result).model_dump())
+
+
+@bp.post("/me/email")
+@documented(
+    "Change your e-mail address: code to the new address, notice to the old",
+    tag="users",
+    ok=(202, VerificationStartedOut),
+    body=EmailIn,
+    errors=(403, 409, 422),
+)
+async def change_email(request: Request) -> HTTPResponse:
+    user = await require_user(request)
+    data = parse_body(request, EmailIn)
+    result = await users.request_email_change(services(request), user, data.email)
+    return json(VerificationStartedOut(**result).model_dump(), status=202)
+
+
+@bp.get("/<username:str>")
+@documented(
+    "Show a user's public fields",
+    tag="users",
+    ok=(200, PublicUserOut),
+    errors=(404,),
+    secured=False,
+)
+async def show_user(request: Request, username: str) -> HTTPResponse:
+    return json(PublicUserOut(**await users.get_user(services(request), username)).model_dump())
+
+
+@bp.post("/<username:str>/password")
+@documented(
+    "Change a password without login: code to the account's address, applied on verify",
+    tag="users",
+    ok=(202, VerificationStartedOut),
+    body=PasswordIn,
+    errors=(403, 404, 422),
+    secured=False,
+)
+async def change_password(request: Request, username: str) -> HTTPResponse:
+    data = parse_body(request, PasswordIn)
+    result = await users.request_password_change(services(request), username, data.new_password)
+    return json(VerificationStartedOut(**result).model_dump(), status=202)

@@ -1,0 +1,138 @@
+"""A tiny in-process event bus: services publish after commit, subscribers react.
+
+Events are frozen dataclasses that carry ids, never usernames (they change) and never
+hidden information: a subscriber loads what its audience may see. Subscribers are plain
+or async callables; `publish` never raises into the publisher: a failing subscriber is
+logged. Async subscribers run as tasks (the caller does not wait for them).
+
+    bus.subscribe(GameStarted, on_started)
+    bus.publish(GameStarted(game_id=4, revision=3))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+log = logging.getLogger("corridorquest.events")
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class: something happened (after the transaction committed)."""
+
+
+@dataclass(frozen=True)
+class GameEvent(Event):
+    game_id: int
+    revision: int
+
+
+@dataclass(frozen=True)
+class GameCreated(GameEvent):
+    admin_id: int
+
+
+@dataclass(frozen=True)
+class PlayersInvited(GameEvent):
+    """Invitees of a game should get its invitation code (by e-mail)."""
+
+    inviter_id: int
+    invitee_ids: tuple[int, ...]
+    invitation_code: str
+
+
+@dataclass(frozen=True)
+class PlayerJoined(GameEvent):
+    user_id: int
+
+
+@dataclass(frozen=True)
+class PlayerLeft(GameEvent):
+    user_id: int
+
+
+@dataclass(frozen=True)
+class GameChanged(GameEvent):
+    """The game admin changed a waiting game's settings."""
+
+    changed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameStarted(GameEvent):
+    first_user_id: int
+
+
+@dataclass(frozen=True)
+class ActionPlayed(GameEvent):
+    n: int
+    user_id: int
+    seat: str
+    type: str  # move | jump | wall
+    notation: str
+    passed_user_ids: tuple[int, ...] = ()  # players who had to pass after it
+    next_user_id: int | None = None  # whose turn it is now (None: finished)
+
+
+@dataclass(frozen=True)
+class GameFinished(GameEvent):
+    winner_id: int
+    scores: dict[int, int] = field(default_factory=dict)  # user id -> score
+
+
+@dataclass(frozen=True)
+class GameCancelled(GameEvent):
+    by_user_id: int | None
+    reason: str
+
+
+E = TypeVar("E", bound=Event)
+Handler = Callable[[Any], None] | Callable[[Any], Awaitable[None]]
+
+
+class EventBus:
+    def __init__(self) -> None:
+        self._handlers: dict[type[Event], list[Handler]] = defaultdict(list)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def subscribe(self, event_type: type[E], handler: Callable[[E], Any]) -> None:
+        """Call `handler(event)` for every published event of `event_type` (or a subclass)."""
+        self._handlers[event_type].append(handler)
+
+    def unsubscribe(self, event_type: type[E], handler: Callable[[E], Any]) -> None:
+        if handler in self._handlers.get(event_type, []):
+            self._handlers[event_type].remove(handler)
+
+    def publish(self, event: Event) -> None:
+        for event_type in type(event).__mro__:
+            for handler in list(self._handlers.get(event_type, ())):
+                self._call(handler, event)
+
+    def _call(self, handler: Handler, event: Event) -> None:
+        try:
+            result = handler(event)
+        except Exception:
+            log.exception("event subscriber %r failed on %r", handler, event)
+            return
+        if inspect.isawaitable(result):
+            task = asyncio.ensure_future(self._guard(result, handler, event))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _guard(awaitable: Awaitable[Any], handler: Handler, event: Event) -> None:
+        try:
+            await awaitable
+        except Exception:
+            log.exception("event subscriber %r failed on %r", handler, event)
+
+    async def drain(self) -> None:
+        """Wait for the async subscribers started so far (shutdown, tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)

@@ -1,0 +1,4 @@
+"""Security primitives: password hashing, codes and tokens, login rate limits, HTTPS check.
+
+Nothing here touches the database or HTTP; services and the API use these helpers.
+"""

@@ -1,0 +1,106 @@
+"""What a username, e-mail address, password, description and ntfy topic may be (SPEC §7).
+
+Each ``check_*`` returns the cleaned value or raises ``Unprocessable`` (422) with the
+stable reason clients switch on (``invalid_username``, ``invalid_email``, ...).
+"""
+
+from __future__ import annotations
+
+import re
+
+from corridorquest.services.errors import Unprocessable
+
+USERNAME_MAX = 10
+DESCRIPTION_MAX = 50
+PASSWORD_MIN = 8
+PASSWORD_MAX = 256
+EMAIL_MAX = 254
+THEMES = ("dark", "light", "translucent")
+RESERVED_USERNAMES = frozenset({"me"})  # /users/me is the caller
+
+_USERNAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+# local@domain: a practical check of the format (the code mailed proves the address).
+# A dotless domain (admin@localhost) is allowed: it is valid on a LAN.
+_EMAIL = re.compile(
+    r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@"
+    r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"
+)
+_NTFY_TOPIC = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def check_username(username: str) -> str:
+    if not username:
+        raise Unprocessable("invalid_username", "the username must not be empty")
+    if len(username) > USERNAME_MAX:
+        raise Unprocessable(
+            "invalid_username", f"the username may have at most {USERNAME_MAX} characters"
+        )
+    if not _USERNAME.match(username):
+        raise Unprocessable(
+            "invalid_username",
+            "the username must start with a letter, followed by letters, digits, _ or -",
+        )
+    if username.lower() in RESERVED_USERNAMES:
+        raise Unprocessable("invalid_username", f"the username {username!r} is reserved")
+    return username
+
+
+def check_email(email: str) -> str:
+    email = email.strip()
+    local = email.rpartition("@")[0]
+    if (
+        len(email) > EMAIL_MAX
+        or len(local) > 64
+        or not _EMAIL.match(email)
+        or local.startswith(".")
+        or local.endswith(".")
+        or ".." in local
+    ):
+        raise Unprocessable("invalid_email", f"{email!r} is not a valid e-mail address")
+    return email
+
+
+def check_password(password: str, username: str) -> str:
+    if len(password) < PASSWORD_MIN:
+        raise Unprocessable(
+            "invalid_password", f"the password needs at least {PASSWORD_MIN} characters"
+        )
+    if len(password) > PASSWORD_MAX:
+        raise Unprocessable(
+            "invalid_password", f"the password may have at most {PASSWORD_MAX} characters"
+        )
+    if password.strip().lower() == username.lower():
+        raise Unprocessable("invalid_password", "the password must not be the username")
+    return password
+
+
+def check_description(description: str) -> str:
+    if any(ord(char) < 32 or ord(char) == 127 for char in description):
+        raise Unprocessable(
+            "invalid_description", "the description must be one line without control characters"
+        )
+    if len(description) > DESCRIPTION_MAX:
+        raise Unprocessable(
+            "invalid_description",
+            f"the description may have at most {DESCRIPTION_MAX} characters",
+        )
+    return description
+
+
+def check_ntfy_topic(topic: str | None) -> str | None:
+    """A topic, or None to clear it (an empty string clears it too)."""
+    if topic is None or topic == "":
+        return None
+    if not _NTFY_TOPIC.match(topic):
+        raise Unprocessable(
+            "invalid_ntfy_topic",
+            "an ntfy topic has 1 to 64 letters, digits, _ or - (keep it secret)",
+        )
+    return topic
+
+
+def check_theme(theme: str) -> str:
+    if theme not in THEMES:
+        raise Unprocessable("invalid_theme", f"the theme must be one of {', '.join(THEMES)}")
+    return theme

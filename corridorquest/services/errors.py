@@ -1,0 +1,80 @@
+"""The exceptions every service raises; the API turns them into HTTP answers in one place.
+
+```
+Exception
+ └── ServiceError(reason, message, status, **extra)   -> JSON {reason, message, **extra}
+      ├── BadRequest          400  bad_request (malformed input)
+      ├── Unauthenticated     401  unauthenticated, session_expired
+      ├── Forbidden           403  forbidden, not_game_admin, account_locked, ...
+      ├── NotFound            404  user_not_found, game_not_found, ...
+      ├── Conflict            409  stale_revision, not_your_turn, game_full, ...
+      ├── Unprocessable       422  invalid_notation, illegal_action, invalid_username, ...
+      └── RateLimited         429  rate_limited (+ retry_after)
+```
+
+`reason` is stable snake_case (clients switch on it); `message` is one human line.
+`extra` holds additional JSON fields (`attempts_left`, `retry_after`, `game`, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """A request the service refuses; nothing was changed."""
+
+    status: int = 400
+    default_reason: str = "bad_request"
+
+    def __init__(
+        self,
+        reason: str | None = None,
+        message: str = "",
+        status: int | None = None,
+        **extra: Any,
+    ) -> None:
+        self.reason = reason or self.default_reason
+        self.message = message or self.reason.replace("_", " ")
+        if status is not None:
+            self.status = status
+        self.extra = extra
+        super().__init__(self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason, "message": self.message, **self.extra}
+
+
+class BadRequest(ServiceError):
+    status = 400
+    default_reason = "bad_request"
+
+
+class Unauthenticated(ServiceError):
+    status = 401
+    default_reason = "unauthenticated"
+
+
+class Forbidden(ServiceError):
+    status = 403
+    default_reason = "forbidden"
+
+
+class NotFound(ServiceError):
+    status = 404
+    default_reason = "not_found"
+
+
+class Conflict(ServiceError):
+    status = 409
+    default_reason = "conflict"
+
+
+class Unprocessable(ServiceError):
+    status = 422
+    default_reason = "unprocessable"
+
+
+class RateLimited(ServiceError):
+    status = 429
+    default_reason = "rate_limited"

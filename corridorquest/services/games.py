@@ -1,0 +1,346 @@
+"""Game lifecycle (SPEC §3): new, list, show, change, join, withdraw, cancel.
+
+Every write runs its read-validate-write in ONE transaction (the game row locked on
+PostgreSQL), bumps the game's revision by one, may carry a base revision (stale: 409
+`stale_revision` with the current game) and an idempotency key, and publishes its
+events after the commit. Play itself lives in `play.py`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from corridorquest.engine import PLAYER_COUNTS, SIZES, GameState, assign_seats
+from corridorquest.events import (
+    Event,
+    GameCancelled,
+    GameChanged,
+    GameCreated,
+    GameStarted,
+    PlayerJoined,
+    PlayerLeft,
+    PlayersInvited,
+)
+from corridorquest.services import idempotency, invitations
+from corridorquest.services.auth import CurrentUser
+from corridorquest.services.context import ServiceContext
+from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
+from corridorquest.services.game_access import (
+    LoadedGame,
+    check_revision,
+    load_game,
+    load_visible,
+    require_player,
+    require_status,
+)
+from corridorquest.services.game_views import game_view
+from corridorquest.store.models import Game, GamePlayer, User, utcnow
+
+MAX_INVITEES = 16
+
+
+@dataclass
+class GameOptions:
+    """Settings of a game; None in a change means "leave as is"."""
+
+    players: int | None = None
+    size: int | None = None
+    masked: bool | None = None
+    invisible: bool | None = None
+    private: bool | None = None
+    invite: bool = False
+    invitees: list[str] = field(default_factory=list)
+
+
+@dataclass
+class WriteResult:
+    status: int
+    body: dict[str, Any]
+    events: list[Event] = field(default_factory=list)
+
+
+# --- helpers used inside transactions ---------------------------------------------------
+
+
+def check_variant_values(players: int | None, size: int | None) -> None:
+    if players is not None and players not in PLAYER_COUNTS:
+        raise Unprocessable("invalid_players", f"{players} players: a game has 2 or 4 players")
+    if size is not None and size not in SIZES:
+        sizes = ", ".join(str(s) for s in SIZES)
+        raise Unprocessable("invalid_size", f"board size {size}: choose one of {sizes}")
+
+
+def new_invitation_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def resolve_invitees(names: list[str], inviter: CurrentUser) -> list[User]:
+    if len(names) > MAX_INVITEES:
+        raise Unprocessable("too_many_invitees", f"invite at most {MAX_INVITEES} users at once")
+    wanted = {name.lower(): name for name in names if name.lower() != inviter.username.lower()}
+    if not wanted:
+        return []
+    found = list(User.select().where(User.username.in_(list(wanted.values()))))
+    known = {user.username.lower() for user in found}
+    missing = [name for key, name in wanted.items() if key not in known]
+    if missing:
+        raise NotFound("user_not_found", f"no user {', '.join(sorted(missing))}")
+    return found
+
+
+def start_game(loaded: LoadedGame, now: Any) -> GameStarted:
+    """Seat the waiting players from the stored seed and start (inside the transaction)."""
+    game = loaded.game
+    seats, first = assign_seats(int(game.seed), game.players)
+    for player, seat in zip(loaded.players, seats, strict=True):
+        player.seat = seat.value
+        player.save(only=[GamePlayer.seat])
+    loaded.state = GameState.new(size=game.size, players=game.players, first=first)
+    loaded.save_state()
+    first_user = loaded.user_at(first)
+    assert first_user is not None
+    game.status = "started"
+    game.started_at = now
+    game.turn_user = first_user.id
+    game.turn_since = now
+    game.reminded_at = None
+    return GameStarted(game_id=game.id, revision=game.revision, first_user_id=first_user.id)
+
+
+def cancel_game(loaded: LoadedGame, by: CurrentUser | None, reason: str) -> GameCancelled:
+    game = loaded.game
+    game.status = "cancelled"
+    game.cancelled_at = utcnow()
+    game.cancel_reason = reason
+    game.turn_user = None
+    game.turn_since = None
+    return GameCancelled(
+        game_id=game.id, revision=game.revision, by_user_id=by.id if by else None, reason=reason
+    )
+
+
+def _reload_players(loaded: LoadedGame) -> None:
+    fresh = load_game(loaded.game.id)
+    loaded.players = fresh.players
+
+
+async def run_write(
+    ctx: ServiceContext,
+    user: CurrentUser,
+    key: str | None,
+    scope: str,
+    write: Callable[[list[Event]], tuple[int, dict[str, Any]]],
+) -> WriteResult:
+    """Run `write` in one transaction behind the idempotency key; publish its events after."""
+    key = idempotency.check_key(key)
+    events: list[Event] = []
+
+    def transaction() -> tuple[int, Any]:
+        events.clear()
+        return idempotency.once(user.id, key, scope, lambda: write(events))
+
+    status, body = await ctx.store.transaction(transaction)
+    for event in events:
+        ctx.bus.publish(event)
+    return WriteResult(status, body, list(events))
+
+
+def _invite_event(game: Game, inviter: CurrentUser, invitees: list[User]) -> PlayersInvited:
+    return PlayersInvited(
+        game_id=game.id,
+        revision=game.revision,
+        inviter_id=inviter.id,
+        invitee_ids=tuple(u.id for u in invitees),
+        invitation_code=str(game.invitation_code),
+    )
+
+
+# --- use cases ---------------------------------------------------------------------------
+
+
+async def create_game(
+    ctx: ServiceContext, user: CurrentUser, options: GameOptions, key: str | None = None
+) -> WriteResult:
+    players = 2 if options.players is None else options.players
+    size = 9 if options.size is None else options.size
+    check_variant_values(players, size)
+
+    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
+        invitees = resolve_invitees(options.invitees, user)
+        needs_code = bool(options.private) or options.invite or bool(options.invitees)
+        now = utcnow()
+        game = Game.create(
+            status="waiting",
+            size=size,
+            players=players,
+            masked=bool(options.masked),
+            invisible=bool(options.invisible),
+            private=bool(options.private),
+            invitation_code=new_invitation_code() if needs_code else None,
+            admin=user.id,
+            seed=secrets.randbits(62),
+            revision=1,
+            created_at=now,
+        )
+        GamePlayer.create(game=game, user=user.id, join_order=0, joined_at=now)
+        loaded = load_game(game.id)
+        events.append(GameCreated(game_id=game.id, revision=game.revision, admin_id=user.id))
+        if invitees:
+            events.append(_invite_event(game, user, invitees))
+        return 201, game_view(loaded, user.id, [])
+
+    return await run_write(ctx, user, key, "POST /games", write)
+
+
+async def show_game(
+    ctx: ServiceContext, user: CurrentUser, game_id: int, invitation_code: str | None = None
+) -> dict[str, Any]:
+    def read() -> dict[str, Any]:
+        return game_view(load_visible(game_id, user, invitation_code), user.id)
+
+    return await ctx.store.transaction(read)
+
+
+async def join_game(
+    ctx: ServiceContext,
+    user: CurrentUser,
+    game_id: int,
+    invitation_code: str | None = None,
+    base_revision: int | None = None,
+    key: str | None = None,
+) -> WriteResult:
+    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
+        loaded = load_visible(game_id, user, invitation_code, lock=True)
+        game = loaded.game
+        check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
+        if loaded.is_player(user.id):
+            raise Conflict("already_joined", f"you already joined game {game_id}")
+        if game.status == "started" or len(loaded.players) >= game.players:
+            raise Conflict("game_full", f"game {game_id} has no free seat (it has started)")
+        require_status(loaded, "waiting")
+        if invitation_code and game.invitation_code != invitation_code:
+            raise Forbidden(
+                "wrong_invitation_code", f"that is not the invitation code of game {game_id}"
+            )
+        order = max((p.join_order for p in loaded.players), default=-1) + 1
+        GamePlayer.create(game=game.id, user=user.id, join_order=order)
+        _reload_players(loaded)
+        game.revision += 1
+        events.append(PlayerJoined(game_id=game.id, revision=game.revision, user_id=user.id))
+        if len(loaded.players) == game.players:
+            events.append(start_game(loaded, utcnow()))
+        game.save()
+        return 201, game_view(loaded, user.id)
+
+    return await run_write(ctx, user, key, f"POST /games/{game_id}/players", write)
+
+
+async def change_game(
+    ctx: ServiceContext,
+    user: CurrentUser,
+    game_id: int,
+    options: GameOptions,
+    base_revision: int | None = None,
+    key: str | None = None,
+) -> WriteResult:
+    check_variant_values(options.players, options.size)
+
+    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
+        loaded = load_visible(game_id, user, lock=True)
+        game = loaded.game
+        if game.admin_id != user.id:
+            raise Forbidden("not_game_admin", f"only the game admin may change game {game_id}")
+        check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
+        require_status(loaded, "waiting")
+        invitees = resolve_invitees(options.invitees, user)
+        changed: list[str] = []
+        for name in ("size", "masked", "invisible", "private"):
+            value = getattr(options, name)
+            if value is not None and value != getattr(game, name):
+                setattr(game, name, value)
+                changed.append(name)
+        waiting = len(loaded.players)
+        if options.players is not None and options.players != game.players:
+            if options.players < waiting:
+                raise Conflict(
+                    "too_many_players",
+                    f"{waiting} players are waiting in game {game_id}; "
+                    f"it cannot become a {options.players}-player game",
+                )
+            game.players = options.players
+            changed.append("players")
+        if (game.private or invitees or options.invite) and not game.invitation_code:
+            game.invitation_code = new_invitation_code()
+            changed.append("invitation_code")
+        if not changed and not invitees:
+            return 200, game_view(loaded, user.id)
+        game.revision += 1
+        events.append(GameChanged(game_id=game.id, revision=game.revision, changed=tuple(changed)))
+        if invitees:
+            events.append(_invite_event(game, user, invitees))
+        if waiting == game.players:
+            events.append(start_game(loaded, utcnow()))
+        game.save()
+        return 200, game_view(loaded, user.id)
+
+    return await run_write(ctx, user, key, f"PATCH /games/{game_id}", write)
+
+
+async def withdraw(
+    ctx: ServiceContext,
+    user: CurrentUser,
+    game_id: int,
+    base_revision: int | None = None,
+    key: str | None = None,
+) -> WriteResult:
+    """Leave a waiting game (the game admin leaving cancels it); cancel a started one."""
+
+    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
+        loaded = load_visible(game_id, user, lock=True)
+        game = loaded.game
+        player = require_player(loaded, user)
+        check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
+        require_status(loaded, "waiting", "started")
+        game.revision += 1
+        if game.status == "waiting" and game.admin_id != user.id:
+            player.delete_instance()
+            _reload_players(loaded)
+            events.append(PlayerLeft(game_id=game.id, revision=game.revision, user_id=user.id))
+        else:
+            events.append(cancel_game(loaded, user, f"{user.username} withdrew"))
+        game.save()
+        return 200, game_view(loaded, user.id)
+
+    return await run_write(ctx, user, key, f"DELETE /games/{game_id}/players/me", write)
+
+
+async def cancel(
+    ctx: ServiceContext,
+    user: CurrentUser,
+    game_id: int,
+    base_revision: int | None = None,
+    key: str | None = None,
+) -> WriteResult:
+    """The game admin (or a system admin) cancels a waiting or started game."""
+
+    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
+        loaded = load_visible(game_id, user, lock=True)
+        game = loaded.game
+        if game.admin_id != user.id and not user.is_admin:
+            raise Forbidden("not_game_admin", f"only the game admin may cancel game {game_id}")
+        check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
+        require_status(loaded, "waiting", "started")
+        game.revision += 1
+        events.append(cancel_game(loaded, user, f"cancelled by {user.username}"))
+        game.save()
+        return 200, game_view(loaded, user.id)
+
+    return await run_write(ctx, user, key, f"DELETE /games/{game_id}", write)
+
+
+def register_subscribers(ctx: ServiceContext) -> None:
+    """Wire the games domain's reactions to events (invitation e-mails)."""
+    invitations.register(ctx)

@@ -1,0 +1,168 @@
+"""Play (SPEC §2, §3): a move, jump or wall by the player to move, and the history.
+
+The engine decides legality and its message reaches the player: NotationError -> 422
+`invalid_notation`, IllegalActionError -> 422 `illegal_action`. Only the player to
+move may act (409 `not_your_turn`). The whole read-validate-write is one transaction;
+a finished game stores every player's score (`engine.score_game`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from corridorquest.engine import (
+    IllegalActionError,
+    NotationError,
+    PlaceWall,
+    Seat,
+    format_action,
+    initial_walls,
+    score_game,
+)
+from corridorquest.events import ActionPlayed, Event, GameFinished
+from corridorquest.services.auth import CurrentUser
+from corridorquest.services.context import ServiceContext
+from corridorquest.services.errors import Conflict, Unprocessable
+from corridorquest.services.game_access import (
+    LoadedGame,
+    check_revision,
+    load_visible,
+    require_player,
+    require_status,
+)
+from corridorquest.services.game_views import game_view, history_view
+from corridorquest.services.games import WriteResult, run_write
+from corridorquest.store import fast
+from corridorquest.store.models import GameAction, GamePlayer, utcnow
+
+ACTION_TYPES = ("move", "jump", "wall")
+
+
+def _finish(loaded: LoadedGame, now: Any) -> GameFinished:
+    game = loaded.game
+    state = loaded.state
+    assert state is not None and state.winner is not None
+    start = initial_walls(game.size, game.players)
+    balances = {Seat(p.seat): p.trade_balance for p in loaded.players if p.seat}
+    scores = score_game(
+        game.size,
+        game.players,
+        state.winner,
+        {seat: state.distance(seat) for seat in state.seats},
+        {seat: start - state.walls_left[seat] for seat in state.seats},
+        balances,
+    )
+    by_user: dict[int, int] = {}
+    for player in loaded.players:
+        if player.seat:
+            player.score = scores[Seat(player.seat)]
+            player.save(only=[GamePlayer.score])
+            by_user[player.user_id] = player.score
+    winner = loaded.user_at(state.winner)
+    assert winner is not None
+    game.status = "finished"
+    game.finished_at = now
+    game.winner = winner.id
+    game.turn_user = None
+    game.turn_since = None
+    return GameFinished(
+        game_id=game.id, revision=game.revision, winner_id=winner.id, scores=by_user
+    )
+
+
+async def play(
+    ctx: ServiceContext,
+    user: CurrentUser,
+    game_id: int,
+    kind: str,
+    text: str,
+    base_revision: int | None = None,
+    key: str | None = None,
+) -> WriteResult:
+    """Play `text` (any notation) as a `kind` action ("move", "jump", "wall")."""
+    if kind not in ACTION_TYPES:
+        raise Unprocessable("invalid_notation", f"{kind}: the type is move, jump or wall")
+
+    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
+        loaded = load_visible(game_id, user, lock=True)
+        game = loaded.game
+        player = require_player(loaded, user)
+        check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
+        require_status(loaded, "started")
+        state = loaded.state
+        assert state is not None and state.turn is not None
+        if player.seat != state.turn.value:
+            waiting_for = loaded.user_at(state.turn)
+            raise Conflict(
+                "not_your_turn",
+                f"it is {waiting_for.username if waiting_for else state.turn.value}'s turn "
+                f"in game {game_id}",
+                turn_username=waiting_for.username if waiting_for else None,
+            )
+        seat = state.turn
+        try:
+            action = state.play_notation(text, kind)
+        except NotationError as error:
+            raise Unprocessable("invalid_notation", str(error)) from None
+        except IllegalActionError as error:
+            raise Unprocessable("illegal_action", str(error)) from None
+        now = utcnow()
+        action_type = (
+            "wall" if isinstance(action, PlaceWall) else ("jump" if action.jump else "move")
+        )
+        fast.insert(
+            GameAction,
+            game=game.id,
+            n=state.ply,
+            seat=seat.value,
+            user=user.id,
+            type=action_type,
+            notation=format_action(action),
+            at=now,
+        )
+        loaded.save_state()
+        game.revision += 1
+        passed: list[int] = []
+        for ply, passed_seat in state.passes:
+            passed_user = loaded.user_at(passed_seat) if ply == state.ply else None
+            if passed_user is not None:
+                passed.append(passed_user.id)
+        next_user = loaded.user_at(state.turn) if state.turn is not None else None
+        events.append(
+            ActionPlayed(
+                game_id=game.id,
+                revision=game.revision,
+                n=state.ply,
+                user_id=user.id,
+                seat=seat.value,
+                type=action_type,
+                notation=format_action(action),
+                passed_user_ids=tuple(passed),
+                next_user_id=next_user.id if next_user else None,
+            )
+        )
+        if state.is_finished:
+            events.append(_finish(loaded, now))
+            game.save()
+        else:
+            assert next_user is not None
+            game.turn_user = next_user.id
+            game.turn_since = now
+            game.reminded_at = None
+            fast.update(game, "state", "revision", "turn_user", "turn_since", "reminded_at")
+        return 201, game_view(loaded, user.id)
+
+    return await run_write(ctx, user, key, f"POST /games/{game_id}/actions", write)
+
+
+async def history(
+    ctx: ServiceContext, user: CurrentUser, game_id: int, invitation_code: str | None = None
+) -> list[dict[str, Any]]:
+    """Every action of the game, as the caller may see it, in play order."""
+
+    def read() -> list[dict[str, Any]]:
+        loaded = load_visible(game_id, user, invitation_code)
+        rows = list(GameAction.select().where(GameAction.game == game_id).order_by(GameAction.n))
+        return history_view(loaded, rows, user.id)
+
+    return await ctx.store.transaction(read)

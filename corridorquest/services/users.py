@@ -1,0 +1,295 @@
+"""Accounts: signup, profile (show, change), password and e-mail change requests, and the
+initial administrator (SPEC §7). Codes are checked in ``verification.py``."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from corridorquest.events import Event
+from corridorquest.security import policy
+from corridorquest.security.passwords import hash_password_sync
+from corridorquest.security.tokens import new_password
+from corridorquest.services.auth import CurrentUser
+from corridorquest.services.context import ServiceContext
+from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
+from corridorquest.services.sessions import find_user
+from corridorquest.services.verification import issue, send_code
+from corridorquest.store import Store
+from corridorquest.store.models import IntegrityError, Session, User, utcnow
+
+log = logging.getLogger("corridorquest.users")
+
+NOTIFY_KINDS = ("turn", "action", "game")
+
+
+@dataclass(frozen=True)
+class UsernameChanged(Event):
+    """A user renamed itself (ntfy subscribers of the old topic get a notice)."""
+
+    user_id: int
+    old_username: str
+    new_username: str
+
+
+def iso(moment: datetime | None) -> str | None:
+    """A stored naive UTC datetime as ISO 8601 with a Z."""
+    return None if moment is None else moment.replace(microsecond=0).isoformat() + "Z"
+
+
+def public_view(user: User) -> dict[str, Any]:
+    return {
+        "username": user.username,
+        "description": user.description,
+        "is_admin": user.is_admin,
+        "created_at": iso(user.created_at),
+    }
+
+
+def private_view(user: User, session_expires_at: datetime | None) -> dict[str, Any]:
+    return {
+        **public_view(user),
+        "email": user.email,
+        "theme": user.theme,
+        "notify": {
+            "turn": user.notify_turn,
+            "action": user.notify_action,
+            "game": user.notify_game,
+        },
+        "ntfy_dm_topic": user.ntfy_dm_topic,
+        "password_changed_at": iso(user.password_changed_at),
+        "session": None if session_expires_at is None else {"expires_at": iso(session_expires_at)},
+    }
+
+
+def _username_taken(username: str, except_id: int | None = None) -> bool:
+    found = User.find_by_name(username)
+    return found is not None and found.id != except_id
+
+
+def _email_taken(email: str, except_id: int | None = None) -> bool:
+    found = User.find_by_email(email)
+    return found is not None and found.id != except_id
+
+
+def _taken_error(kind: str, value: str) -> Conflict:
+    if kind == "username_taken":
+        return Conflict("username_taken", f"the username {value!r} is taken")
+    return Conflict("email_taken", f"the e-mail address {value!r} is already used")
+
+
+# --- signup ----------------------------------------------------------------------------
+
+
+async def signup(
+    ctx: ServiceContext,
+    username: str,
+    email: str,
+    password: str,
+    description: str | None = None,
+    ntfy_dm_topic: str | None = None,
+) -> dict[str, Any]:
+    """Create an unverified account and e-mail its code; returns the verification token."""
+    username = policy.check_username(username)
+    email = policy.check_email(email)
+    policy.check_password(password, username)
+    description = policy.check_description(description or "")
+    topic = policy.check_ntfy_topic(ntfy_dm_topic)
+    password_hash = await ctx.run_blocking(hash_password_sync, password)
+    ttl = ctx.settings.verification_code_ttl
+
+    def create() -> tuple[str, str, str]:
+        if _username_taken(username):
+            return "username_taken", "", ""
+        if _email_taken(email):
+            return "email_taken", "", ""
+        user = User.create(
+            username=username,
+            email=email,
+            password_hash=password_hash,
+            description=description,
+            ntfy_dm_topic=topic,
+        )
+        issued = issue(user, "signup", ttl)
+        return "ok", issued.token, issued.code
+
+    try:
+        outcome, token, code = await ctx.store.transaction(create)
+    except IntegrityError:  # a concurrent signup won the race: say which value it took
+        taken_email = await ctx.store.transaction(_email_taken, email)
+        outcome, token, code = ("email_taken" if taken_email else "username_taken"), "", ""
+    if outcome != "ok":
+        raise _taken_error(outcome, username if outcome == "username_taken" else email)
+    send_code(ctx, email, username, "signup", code)
+    return {"username": username, "verification_token": token, "purpose": "signup"}
+
+
+# --- password and e-mail changes ---------------------------------------------------------
+
+
+def _usable(user: User | None, username: str) -> User:
+    if user is None:
+        raise NotFound("user_not_found", f"no user {username!r}")
+    if user.locked:
+        raise Forbidden(
+            "account_locked", "this account is locked; ask a server administrator to unlock it"
+        )
+    if not user.verified:
+        raise Forbidden(
+            "account_unverified", "this account is not verified yet: verify the signup code first"
+        )
+    return user
+
+
+async def request_password_change(
+    ctx: ServiceContext, username: str, new_password_text: str
+) -> dict[str, Any]:
+    """E-mail a code to the account's address; the password changes on verify (no login)."""
+    user = _usable(await ctx.store.transaction(find_user, username), username)
+    policy.check_password(new_password_text, user.username)
+    password_hash = await ctx.run_blocking(hash_password_sync, new_password_text)
+    ttl = ctx.settings.verification_code_ttl
+
+    def create() -> tuple[User, str, str]:
+        fresh = _usable(User.get_or_none(User.id == user.id), username)
+        issued = issue(fresh, "password", ttl, new_value=password_hash)
+        return fresh, issued.token, issued.code
+
+    fresh, token, code = await ctx.store.transaction(create)
+    send_code(ctx, fresh.email, fresh.username, "password", code)
+    return {"verification_token": token, "purpose": "password"}
+
+
+async def request_email_change(
+    ctx: ServiceContext, current: CurrentUser, email: str
+) -> dict[str, Any]:
+    """E-mail a code to the NEW address and a notice to the old; applied on verify."""
+    email = policy.check_email(email)
+    ttl = ctx.settings.verification_code_ttl
+
+    def create() -> tuple[str, str, str, str]:
+        user = _usable(User.get_or_none(User.id == current.id), current.username)
+        if user.email.lower() == email.lower():
+            raise Unprocessable("invalid_email", "that is already your e-mail address")
+        if _email_taken(email, except_id=user.id):
+            raise _taken_error("email_taken", email)
+        issued = issue(user, "email", ttl, new_value=email)
+        return user.email, user.username, issued.token, issued.code
+
+    old_email, username, token, code = await ctx.store.transaction(create)
+    send_code(ctx, email, username, "email", code)
+    ctx.outbox.send(
+        old_email,
+        "Corridor Quest: e-mail address change requested",
+        f"Hello {username},\n\nSomeone logged in as you asked to change the e-mail address "
+        f"of your Corridor Quest account to {email}. A code was sent to that address; the "
+        "change happens only when that code is entered.\n\nIf this was not you, change "
+        "your password and contact the server administrator.\n",
+    )
+    return {"verification_token": token, "purpose": "email"}
+
+
+# --- show and change ----------------------------------------------------------------------
+
+
+async def get_me(ctx: ServiceContext, current: CurrentUser) -> dict[str, Any]:
+    user = await ctx.store.transaction(User.get_or_none, User.id == current.id)
+    if user is None:
+        raise NotFound("user_not_found", "your account no longer exists")
+    return private_view(user, current.session_expires_at)
+
+
+async def get_user(ctx: ServiceContext, username: str) -> dict[str, Any]:
+    user = await ctx.store.transaction(find_user, username)
+    if user is None:
+        raise NotFound("user_not_found", f"no user {username!r}")
+    return public_view(user)
+
+
+async def update_me(
+    ctx: ServiceContext, current: CurrentUser, changes: dict[str, Any]
+) -> dict[str, Any]:
+    """Apply any of description, username, theme, ntfy_dm_topic, notify; all or nothing."""
+    values: dict[str, Any] = {}
+    if "description" in changes:
+        values["description"] = policy.check_description(changes["description"] or "")
+    if "username" in changes:
+        values["username"] = policy.check_username(changes["username"] or "")
+    if "theme" in changes:
+        values["theme"] = policy.check_theme(changes["theme"] or "")
+    if "ntfy_dm_topic" in changes:
+        values["ntfy_dm_topic"] = policy.check_ntfy_topic(changes["ntfy_dm_topic"])
+    for kind, enabled in (changes.get("notify") or {}).items():
+        if kind not in NOTIFY_KINDS or not isinstance(enabled, bool):
+            raise Unprocessable("invalid_notify", "notify takes turn, action, game: true|false")
+        values[f"notify_{kind}"] = enabled
+
+    def apply() -> tuple[User, str]:
+        user = User.get_or_none(User.id == current.id)
+        if user is None:
+            raise NotFound("user_not_found", "your account no longer exists")
+        old = user.username
+        new = values.get("username")
+        if new is not None and new != old and _username_taken(new, except_id=user.id):
+            raise _taken_error("username_taken", new)
+        for name, value in values.items():
+            setattr(user, name, value)
+        if values:
+            user.save()
+        return user, old
+
+    try:
+        user, old = await ctx.store.transaction(apply)
+    except IntegrityError:
+        raise _taken_error("username_taken", str(values.get("username"))) from None
+    if user.username != old:
+        ctx.bus.publish(UsernameChanged(user.id, old, user.username))
+    return private_view(user, current.session_expires_at)
+
+
+# --- the initial administrator ------------------------------------------------------------
+
+
+def ensure_initial_admin(store: Store, username: str, email: str, force: bool) -> str | None:
+    """(Re)create the administrator on an empty database, or always when ``force`` (INIT).
+
+    Returns the new random password (already logged once), or None when nothing was done.
+    Raises ValueError when ADMIN_USERNAME / ADMIN_EMAIL cannot be used.
+    """
+    if not force and store.run(lambda: User.select().exists()):
+        return None
+    try:
+        policy.check_username(username)
+        policy.check_email(email)
+    except Unprocessable as error:
+        raise ValueError(f"ADMIN_USERNAME / ADMIN_EMAIL: {error.message}") from None
+    password = new_password()
+    password_hash = hash_password_sync(password)
+
+    def upsert() -> None:
+        user = find_user(username)
+        other = User.find_by_email(email)
+        if other is not None and (user is None or other.id != user.id):
+            raise ValueError(
+                f"ADMIN_EMAIL {email!r} belongs to user {other.username!r}; choose another"
+            )
+        if user is None:
+            user = User(username=username)
+        user.email = email
+        user.password_hash = password_hash
+        user.password_changed_at = utcnow()
+        user.is_admin = True
+        user.verified = True
+        user.locked = False
+        user.save()
+        Session.delete().where(Session.user == user).execute()
+
+    store.run(upsert)
+    log.warning(
+        "initial administrator %r (re)created; its password, shown only this once: %s",
+        username,
+        password,
+    )
+    return password

@@ -1,0 +1,223 @@
+"""Every server setting in one table.
+
+The `Settings` class below IS the table: one line per setting with its type, default and
+help text. The environment variable of a setting is its name in upper case (`port` ->
+`PORT`). `Settings.from_env()` reads the process environment, optionally a dotenv file
+first (the environment wins over the file), then explicit overrides (they win over both).
+An empty value means "use the default". Durations accept seconds (`90`) or a number with a
+unit: `s`, `m`, `h`, `d`, `w` (`30m`, `2d`).
+
+`docs/corridorquest.env.example` lists every setting; a test fails when one is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import platformdirs
+from dotenv import dotenv_values
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_DURATION = re.compile(r"^\s*(\d+)\s*([smhdw]?)\s*$", re.IGNORECASE)
+
+
+def parse_duration(value: Any) -> Any:
+    """`"90"`, `"30m"`, `"2d"` -> seconds; other types pass through to pydantic."""
+    if isinstance(value, str):
+        match = _DURATION.match(value)
+        if not match:
+            raise ValueError(f"{value!r} is not a duration (examples: 90, 30m, 12h, 2d)")
+        return int(match.group(1)) * _UNITS[(match.group(2) or "s").lower()]
+    return value
+
+
+Seconds = Annotated[int, BeforeValidator(parse_duration), Field(ge=1)]
+
+
+class SettingsError(ValueError):
+    """A setting has a value that cannot be used (message names the variable)."""
+
+
+def default_data_dir() -> str:
+    return platformdirs.user_data_dir("corridorquest", appauthor=False)
+
+
+class Settings(BaseModel):
+    """Server settings (name -> environment variable NAME)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # --- storage -----------------------------------------------------------------------
+    data_dir: str = Field(
+        default_factory=default_data_dir,
+        description="Directory for the default SQLite database and other server files.",
+    )
+    database_url: str = Field(
+        "",
+        description="Database: sqlite:///path/to/file.db or postgresql://user:pw@host/db. "
+        "Default: an SQLite file corridorquest.db in DATA_DIR.",
+    )
+    db_pool_size: int = Field(
+        8, ge=1, le=200, description="PostgreSQL only: connections in the pool (and threads)."
+    )
+    # --- network -----------------------------------------------------------------------
+    host: str = Field("0.0.0.0", description="Address to listen on (0.0.0.0: every interface).")
+    port: int = Field(3000, ge=0, le=65535, description="TCP port to listen on.")
+    require_https: bool = Field(
+        False,
+        description="Refuse plain HTTP unless it arrived over TLS or a proxy says https "
+        "(X-Forwarded-Proto, RFC 7239 Forwarded).",
+    )
+    proxies_count: int = Field(
+        0,
+        ge=0,
+        le=10,
+        description="Reverse proxies in front of the server: the client address (for login "
+        "rate limits) is taken from the X-Forwarded-For entries they add. 0: the TCP peer.",
+    )
+    tls_cert: str | None = Field(None, description="PEM certificate file for direct HTTPS.")
+    tls_key: str | None = Field(None, description="PEM private key file for direct HTTPS.")
+    # --- process -----------------------------------------------------------------------
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        "INFO", description="Log level of the standard output log: DEBUG, INFO, WARNING, ERROR."
+    )
+    init: bool = Field(
+        False, description="Re-create the admin user (new random password in the log) on start."
+    )
+    admin_username: str = Field("admin", description="Username of the initial system admin.")
+    admin_email: str = Field(
+        "admin@localhost", description="E-mail of the initial admin, shown by `server info`."
+    )
+    motd: str | None = Field(None, description="Message of the day, shown by `server info`.")
+    # --- e-mail ------------------------------------------------------------------------
+    email_backend: Literal["console", "file", "smtp"] = Field(
+        "console",
+        description="console: log each mail; file: one .eml file per mail in MAIL_DIR; "
+        "smtp: send through SMTP_HOST.",
+    )
+    mail_dir: str | None = Field(
+        None, description="Directory for EMAIL_BACKEND=file. Default: DATA_DIR/mail."
+    )
+    mail_from: str = Field(
+        "Corridor Quest <corridorquest@localhost>", description="Sender address of every mail."
+    )
+    smtp_host: str = Field("localhost", description="SMTP server host.")
+    smtp_port: int = Field(587, ge=1, le=65535, description="SMTP server port.")
+    smtp_user: str | None = Field(None, description="SMTP login user (none: no login).")
+    smtp_password: str | None = Field(None, repr=False, description="SMTP login password.")
+    smtp_security: Literal["starttls", "tls", "none"] = Field(
+        "starttls", description="SMTP transport security: starttls, tls or none."
+    )
+    smtp_timeout: Seconds = Field(30, description="SMTP connect/send timeout.")
+    smtp_ca_file: str | None = Field(
+        None, description="PEM CA bundle to verify the SMTP server's certificate (none: system)."
+    )
+    # --- ntfy --------------------------------------------------------------------------
+    ntfy_url: str | None = Field(None, description="ntfy server URL (none: no ntfy).")
+    ntfy_user: str | None = Field(None, description="ntfy user for publishing.")
+    ntfy_token: str | None = Field(None, repr=False, description="ntfy access token.")
+    # --- users and sessions -------------------------------------------------------------
+    session_idle_timeout: Seconds = Field(
+        7 * 86400, description="A session ends after this long without a request."
+    )
+    verification_code_ttl: Seconds = Field(
+        3600, description="How long an e-mailed verification code stays valid."
+    )
+    login_rate_limit_user: int = Field(
+        5, ge=1, description="Failed logins per user within LOGIN_RATE_WINDOW before 429."
+    )
+    login_rate_limit_address: int = Field(
+        20, ge=1, description="Failed logins per client address within LOGIN_RATE_WINDOW."
+    )
+    login_rate_window: Seconds = Field(900, description="Window of the login rate limits.")
+    # --- games -------------------------------------------------------------------------
+    message_limit: int = Field(
+        100, ge=0, description="Messages a player may send per game (admins can change it)."
+    )
+    stall_remind_after: Seconds = Field(
+        2 * 86400, description="Remind a player whose turn has lasted this long."
+    )
+    stall_remind_interval: Seconds = Field(
+        86400, description="Remind a stalling player again after this long."
+    )
+    stall_timeout: Seconds = Field(
+        14 * 86400, description="Remove a player whose turn lasted this long (cancels the game)."
+    )
+    cancelled_retention: Seconds = Field(
+        30 * 86400, description="Purge cancelled games this long after they were cancelled."
+    )
+    scheduler_interval: Seconds = Field(
+        60, description="How often the scheduler looks for stalls and purges."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_derived(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            data = dict(data)
+            data_dir = data.get("data_dir") or default_data_dir()
+            data["data_dir"] = str(data_dir)
+            if not data.get("database_url"):
+                data["database_url"] = "sqlite:///" + str(Path(data_dir) / "corridorquest.db")
+            if not data.get("mail_dir"):
+                data["mail_dir"] = str(Path(data_dir) / "mail")
+            if isinstance(data.get("log_level"), str):
+                data["log_level"] = data["log_level"].upper()
+        return data
+
+    @classmethod
+    def env_names(cls) -> list[str]:
+        """Every environment variable, in table order."""
+        return [name.upper() for name in cls.model_fields]
+
+    @classmethod
+    def from_env(
+        cls,
+        env_file: str | os.PathLike[str] | None = None,
+        overrides: Mapping[str, Any] | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> Settings:
+        """Settings from a dotenv file, then the environment, then `overrides`.
+
+        `overrides` keys may be field names (`port`) or variable names (`PORT`).
+        Raises SettingsError naming the variable when a value is invalid.
+        """
+        environ = os.environ if environ is None else environ
+        raw: dict[str, Any] = {}
+        sources: list[Mapping[str, Any]] = []
+        if env_file is not None:
+            if not Path(env_file).is_file():
+                raise SettingsError(f"env file {os.fspath(env_file)!r} does not exist")
+            sources.append({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        sources.append(environ)
+        for source in sources:
+            for name in cls.model_fields:
+                value = source.get(name.upper())
+                if value is not None and value != "":
+                    raw[name] = value
+        for key, value in (overrides or {}).items():
+            name = key.lower()
+            if name not in cls.model_fields:
+                raise SettingsError(f"unknown setting {key!r}")
+            raw[name] = value
+        try:
+            return cls(**raw)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: {err['msg']}"
+                for err in exc.errors()
+            )
+            raise SettingsError(f"invalid setting: {problems}") from None
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite:")
+
+    @property
+    def tls_enabled(self) -> bool:
+        return bool(self.tls_cert and self.tls_key)

@@ -1,0 +1,23 @@
+"""Persistence: the only package that sets up peewee databases.
+
+- `db.py`: DATABASE_URL -> database, and `Store.transaction(fn, *args)`, the one way into
+  the database for the async server.
+- `models.py`: every table.
+- `migrations.py`: ordered schema steps, applied on every start.
+"""
+
+from corridorquest.store.db import DatabaseUrlError, Store, connect, lock_for_update
+from corridorquest.store.migrations import current_version, latest_version, migrate_database
+from corridorquest.store.models import database, utcnow
+
+__all__ = [
+    "DatabaseUrlError",
+    "Store",
+    "connect",
+    "current_version",
+    "database",
+    "latest_version",
+    "lock_for_update",
+    "migrate_database",
+    "utcnow",
+]

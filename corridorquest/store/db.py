@@ -1,0 +1,147 @@
+"""Database setup from DATABASE_URL and the ONE way into it for the async server.
+
+Decision (docs/contributing/database.md): on SQLite each service runs its short
+transaction inline on the event loop (sync peewee inside `db.atomic()`): the loop
+serialises writers, so they never fight for SQLite's lock, and a transaction of a few
+statements costs well under a millisecond. On PostgreSQL the same function runs in a
+thread pool, each call on a pooled connection. Services never see the difference:
+
+    game = await store.transaction(load_and_play, game_id, user_id, text)
+
+Everything inside `fn` is synchronous peewee code; `fn` must not await or sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+import peewee as pw
+from playhouse.pool import PooledPostgresqlDatabase
+
+from corridorquest.store.migrations import migrate_database
+from corridorquest.store.models import database
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+SQLITE_PRAGMAS = {
+    "journal_mode": "wal",
+    "synchronous": "normal",
+    "foreign_keys": 1,
+    "busy_timeout": 5000,
+}
+
+
+class DatabaseUrlError(ValueError):
+    """DATABASE_URL cannot be used (message says why)."""
+
+
+def sqlite_path(url: str) -> str:
+    """`sqlite:///rel.db` -> `rel.db`, `sqlite:////abs/x.db` -> `/abs/x.db`."""
+    if not url.startswith("sqlite://"):
+        raise DatabaseUrlError(f"not an SQLite URL: {url!r}")
+    path = url[len("sqlite://") :]
+    if path.startswith("/"):
+        path = path[1:]
+    if not path:
+        raise DatabaseUrlError("DATABASE_URL sqlite:/// needs a file path")
+    return path
+
+
+def connect(url: str, pool_size: int = 8) -> pw.Database:
+    """A peewee database for DATABASE_URL (SQLite file or PostgreSQL), not yet connected."""
+    if url.startswith("sqlite:"):
+        path = sqlite_path(url)
+        if path != ":memory:":
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            path = str(Path(path).expanduser())
+        return pw.SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, check_same_thread=False)
+    parts = urlsplit(url)
+    if parts.scheme not in {"postgres", "postgresql", "postgresql+pool"}:
+        raise DatabaseUrlError(
+            f"unsupported DATABASE_URL scheme {parts.scheme!r} (use sqlite:/// or postgresql://)"
+        )
+    name = parts.path.lstrip("/")
+    if not name:
+        raise DatabaseUrlError("DATABASE_URL needs a database name: postgresql://host/NAME")
+    options: dict[str, Any] = dict(parse_qsl(parts.query))
+    if parts.username:
+        options["user"] = unquote(parts.username)
+    if parts.password:
+        options["password"] = unquote(parts.password)
+    if parts.hostname:
+        options["host"] = parts.hostname
+    if parts.port:
+        options["port"] = parts.port
+    return PooledPostgresqlDatabase(
+        name, max_connections=pool_size, stale_timeout=300, timeout=30, **options
+    )
+
+
+class Store:
+    """An open database plus the way to run a transaction from async code."""
+
+    def __init__(self, db: pw.Database, pool_size: int = 8) -> None:
+        self.db = db
+        self.is_sqlite = isinstance(db, pw.SqliteDatabase)
+        self._executor: ThreadPoolExecutor | None = None
+        if not self.is_sqlite:
+            self._executor = ThreadPoolExecutor(pool_size, thread_name_prefix="cq-db")
+
+    @classmethod
+    def open(cls, url: str, pool_size: int = 8, migrate: bool = True) -> Store:
+        """Connect (binding the models), and bring the schema up to date."""
+        db = connect(url, pool_size)
+        database.initialize(db)
+        if migrate:
+            migrate_database(db)
+        return cls(db, pool_size)
+
+    @property
+    def supports_row_locks(self) -> bool:
+        return not self.is_sqlite
+
+    def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run `fn` in one transaction, synchronously (startup, scripts, tests)."""
+        if self.is_sqlite:
+            with self.db.atomic():
+                return fn(*args, **kwargs)
+        with self.db.connection_context(), self.db.atomic():
+            return fn(*args, **kwargs)
+
+    async def transaction(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run `fn` in one transaction: inline on SQLite, in the pool on PostgreSQL."""
+        if self._executor is None:
+            with self.db.atomic():
+                return fn(*args, **kwargs)
+        loop = asyncio.get_running_loop()
+        call = functools.partial(self.run, fn, *args, **kwargs)
+        return await loop.run_in_executor(self._executor, call)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
+        if isinstance(self.db, PooledPostgresqlDatabase):
+            self.db.close_all()
+        elif not self.db.is_closed():
+            self.db.close()
+
+
+M = TypeVar("M", bound=pw.Model)
+
+
+def lock_for_update(query: pw.ModelSelect[M]) -> pw.ModelSelect[M]:
+    """`SELECT ... FOR UPDATE` where the database has row locks (PostgreSQL).
+
+    On SQLite the loop already serialises every transaction of the process.
+    """
+    if isinstance(database.obj, pw.PostgresqlDatabase):
+        return query.for_update()
+    return query

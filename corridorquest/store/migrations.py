@@ -1,0 +1,88 @@
+"""Schema migrations: ordered steps that upgrade a database in place, run on every start.
+
+`schema_version` holds one row per applied step. `migrate(db)` applies every step whose
+version is above the highest applied one, each in its own transaction, in order.
+
+Adding a table or column: append a step `(N + 1, "what", function)` to `STEPS`; the
+function receives the database and uses `playhouse.migrate` (`add_column_if_missing`
+helps) or `create_tables`. Never edit a released step. Step 1 creates the tables from the
+current models, so a later step that adds a column to an existing model must tolerate
+finding it already there (a fresh database gets it from step 1): use the helpers below.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import peewee as pw
+from playhouse.migrate import PostgresqlMigrator, SchemaMigrator, SqliteMigrator, migrate
+
+from corridorquest.store.models import ALL_MODELS, SchemaVersion
+
+log = logging.getLogger(__name__)
+
+Step = tuple[int, str, Callable[[pw.Database], None]]
+
+_PG_LOCK_ID = 4_815_162_342  # advisory lock: one process migrates at a time
+
+
+def _initial_schema(db: pw.Database) -> None:
+    db.create_tables(ALL_MODELS, safe=True)
+
+
+STEPS: list[Step] = [
+    (1, "initial schema: users, sessions, verifications, games, actions", _initial_schema),
+]
+
+
+def migrator_for(db: pw.Database) -> SchemaMigrator:
+    if isinstance(db, pw.PostgresqlDatabase):
+        return PostgresqlMigrator(db)
+    return SqliteMigrator(db)
+
+
+def add_column_if_missing(db: pw.Database, table: str, name: str, field: pw.Field) -> None:
+    """Add `field` as column `name` of `table` unless it exists (for migration steps)."""
+    if name not in {column.name for column in db.get_columns(table)}:
+        migrate(migrator_for(db).add_column(table, name, field))
+
+
+def current_version(db: pw.Database) -> int:
+    if not db.table_exists(SchemaVersion._meta.table_name):
+        return 0
+    found = SchemaVersion.select(pw.fn.MAX(SchemaVersion.version)).scalar()
+    return int(found or 0)
+
+
+def latest_version() -> int:
+    return STEPS[-1][0]
+
+
+def migrate_database(db: pw.Database) -> list[int]:
+    """Apply every pending step; returns the versions applied (empty when up to date)."""
+    is_pg = isinstance(db, pw.PostgresqlDatabase)
+    with db.connection_context():
+        if is_pg:
+            db.execute_sql("SELECT pg_advisory_lock(%s)", (_PG_LOCK_ID,))
+        try:
+            db.create_tables([SchemaVersion], safe=True)
+            applied: list[int] = []
+            version = current_version(db)
+            if version > latest_version():
+                raise RuntimeError(
+                    f"database schema version {version} is newer than this server "
+                    f"({latest_version()}); upgrade the server"
+                )
+            for number, description, step in STEPS:
+                if number <= version:
+                    continue
+                with db.atomic():
+                    step(db)
+                    SchemaVersion.create(version=number, description=description)
+                log.info("database migrated to version %d: %s", number, description)
+                applied.append(number)
+            return applied
+        finally:
+            if is_pg:
+                db.execute_sql("SELECT pg_advisory_unlock(%s)", (_PG_LOCK_ID,))

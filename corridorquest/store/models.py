@@ -1,0 +1,182 @@
+"""Every table of the server, as peewee models bound to `database` (a proxy).
+
+Users are referenced by id everywhere (usernames change, SPEC §7). Timestamps are naive
+UTC datetimes (`utcnow()`). A new table or column needs a migration step in
+`migrations.py`; never edit a released step.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import peewee as pw
+
+database = pw.DatabaseProxy()
+
+# A unique constraint lost a race (services catch it without importing peewee).
+IntegrityError = pw.IntegrityError
+
+
+def utcnow() -> datetime:
+    """Now, as the naive UTC datetime every table stores."""
+    return datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+
+
+class BaseModel(pw.Model):
+    class Meta:
+        database = database
+        legacy_table_names = False
+
+
+class User(BaseModel):
+    username = pw.CharField(max_length=32, unique=True)
+    email = pw.CharField(max_length=254, unique=True)
+    password_hash = pw.CharField(max_length=255)
+    description = pw.CharField(max_length=100, default="")
+    is_admin = pw.BooleanField(default=False)
+    theme = pw.CharField(max_length=16, default="dark")
+    notify_turn = pw.BooleanField(default=True)
+    notify_action = pw.BooleanField(default=False)
+    notify_game = pw.BooleanField(default=True)
+    ntfy_dm_topic = pw.CharField(max_length=64, null=True)
+    verified = pw.BooleanField(default=False)
+    locked = pw.BooleanField(default=False)
+    created_at = pw.DateTimeField(default=utcnow)
+    password_changed_at = pw.DateTimeField(default=utcnow)
+
+    @classmethod
+    def find_by_name(cls, username: str) -> User | None:
+        """The user with this username, compared without regard to case."""
+        return cls.get_or_none(pw.fn.LOWER(cls.username) == username.lower())
+
+    @classmethod
+    def find_by_email(cls, email: str) -> User | None:
+        """The user with this e-mail address, compared without regard to case."""
+        return cls.get_or_none(pw.fn.LOWER(cls.email) == email.lower())
+
+
+class Session(BaseModel):
+    user_id: int
+    token_hash = pw.CharField(max_length=128, unique=True)
+    user = pw.ForeignKeyField(User, backref="sessions", on_delete="CASCADE")
+    created_at = pw.DateTimeField(default=utcnow)
+    last_seen_at = pw.DateTimeField(default=utcnow)
+    expires_at = pw.DateTimeField()
+
+
+class Verification(BaseModel):
+    user_id: int
+    token_hash = pw.CharField(max_length=128, unique=True)
+    user = pw.ForeignKeyField(User, backref="verifications", on_delete="CASCADE")
+    purpose = pw.CharField(max_length=16)  # signup | password | email
+    code_hash = pw.CharField(max_length=255)
+    new_value = pw.TextField(null=True)  # the new password hash or e-mail address
+    attempts = pw.IntegerField(default=0)
+    created_at = pw.DateTimeField(default=utcnow)
+    expires_at = pw.DateTimeField()
+
+
+class LoginAttempt(BaseModel):
+    """One failed (or successful) login, for the per-user and per-address rate limits."""
+
+    username = pw.CharField(max_length=64, index=True)
+    address = pw.CharField(max_length=64, index=True)
+    succeeded = pw.BooleanField(default=False)
+    at = pw.DateTimeField(default=utcnow, index=True)
+
+
+class Game(BaseModel):
+    admin_id: int
+    winner_id: int | None
+    turn_user_id: int | None
+    status = pw.CharField(max_length=16, default="waiting", index=True)
+    size = pw.IntegerField(default=9)
+    players = pw.IntegerField(default=2)
+    masked = pw.BooleanField(default=False)
+    invisible = pw.BooleanField(default=False)
+    private = pw.BooleanField(default=False)
+    invitation_code = pw.CharField(max_length=64, null=True, unique=True)
+    admin = pw.ForeignKeyField(User, backref="administered_games", on_delete="CASCADE")
+    seed = pw.BigIntegerField()
+    state = pw.TextField(null=True)  # engine GameState.to_dict() as JSON once started
+    revision = pw.IntegerField(default=1)
+    winner = pw.ForeignKeyField(User, null=True, backref="won_games", on_delete="SET NULL")
+    turn_user = pw.ForeignKeyField(User, null=True, backref="+", on_delete="SET NULL")
+    turn_since = pw.DateTimeField(null=True)
+    reminded_at = pw.DateTimeField(null=True)
+    cancel_reason = pw.TextField(null=True)
+    created_at = pw.DateTimeField(default=utcnow)
+    started_at = pw.DateTimeField(null=True)
+    finished_at = pw.DateTimeField(null=True)
+    cancelled_at = pw.DateTimeField(null=True)
+
+
+class GamePlayer(BaseModel):
+    game_id: int
+    user_id: int
+    game = pw.ForeignKeyField(Game, backref="player_rows", on_delete="CASCADE")
+    user = pw.ForeignKeyField(User, backref="game_rows", on_delete="CASCADE")
+    join_order = pw.IntegerField()
+    seat = pw.CharField(max_length=8, null=True)  # north|east|south|west once started
+    score = pw.IntegerField(null=True)
+    trade_balance = pw.IntegerField(default=0)
+    joined_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "user"), True),)
+
+
+class GameAction(BaseModel):
+    game_id: int
+    user_id: int
+    game = pw.ForeignKeyField(Game, backref="action_rows", on_delete="CASCADE")
+    n = pw.IntegerField()  # 1-based, in play order
+    seat = pw.CharField(max_length=8)
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    type = pw.CharField(max_length=8)  # move | jump | wall
+    notation = pw.CharField(max_length=16)  # canonical: destination square or c3h
+    at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "n"), True),)
+
+
+class IdempotentResponse(BaseModel):
+    """The first answer to a write that carried an Idempotency-Key, per user."""
+
+    user_id: int
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    key = pw.CharField(max_length=255)
+    scope = pw.CharField(max_length=255)  # method and path of the first request
+    status = pw.IntegerField()
+    body = pw.TextField()  # JSON
+    created_at = pw.DateTimeField(default=utcnow, index=True)
+
+    class Meta:
+        indexes = ((("user", "key"), True),)
+
+
+class ServerValue(BaseModel):
+    """Server-wide values an administrator changes at run time (MOTD, message limit)."""
+
+    key = pw.CharField(max_length=64, primary_key=True)
+    value = pw.TextField()
+
+
+class SchemaVersion(BaseModel):
+    version = pw.IntegerField(primary_key=True)
+    description = pw.TextField()
+    applied_at = pw.DateTimeField(default=utcnow)
+
+
+ALL_MODELS: list[type[BaseModel]] = [
+    User,
+    Session,
+    Verification,
+    LoginAttempt,
+    Game,
+    GamePlayer,
+    GameAction,
+    IdempotentResponse,
+    ServerValue,
+]

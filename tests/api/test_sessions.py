@@ -1,0 +1,182 @@
+"""Login, logout, one active session, rate limits per user and per address (end to end)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.support.server import RunningServer, running_server
+from tests.support.users import DEFAULT_PASSWORD, auth, latest_code, make_user
+
+Client = httpx.Client
+_addresses = (f"10.1.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+
+
+def new_address() -> dict[str, str]:
+    """A client address of its own (the server trusts one proxy: PROXIES_COUNT=1)."""
+    return {"X-Forwarded-For": next(_addresses)}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    with running_server(
+        tmp_path_factory.mktemp("sessions"),
+        PROXIES_COUNT=1,
+        LOGIN_RATE_LIMIT_USER=3,
+        LOGIN_RATE_LIMIT_ADDRESS=4,
+        LOGIN_RATE_WINDOW="1h",
+    ) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def client(server: RunningServer) -> Iterator[Client]:
+    with httpx.Client(base_url=server.api, timeout=10) as http:
+        yield http
+
+
+def user(server: RunningServer, client: Client, name: str) -> str:
+    """A verified user, logged out again; returns its username."""
+    token = make_user(server.base_url, server.mail_dir, name)
+    assert client.delete("/sessions/current", headers=auth(token)).status_code == 204
+    return name
+
+
+def login(
+    client: Client,
+    username: str,
+    password: str = DEFAULT_PASSWORD,
+    replace: bool | None = None,
+    headers: dict[str, str] | None = None,
+) -> httpx.Response:
+    body: dict[str, object] = {"username": username, "password": password}
+    if replace is not None:
+        body["replace"] = replace
+    return client.post("/sessions", json=body, headers=headers or new_address())
+
+
+def test_login_gives_a_token_that_works_until_logout(server: RunningServer, client: Client) -> None:
+    name = user(server, client, "alice")
+    answer = login(client, name)
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    assert body["username"] == "alice" and body["expires_at"].endswith("Z")
+    me = client.get("/users/me", headers=auth(body["token"]))
+    assert me.status_code == 200 and me.json()["session"]["expires_at"].endswith("Z")
+    assert client.delete("/sessions/current", headers=auth(body["token"])).status_code == 204
+    after = client.get("/users/me", headers=auth(body["token"]))
+    assert after.status_code == 401 and after.json()["reason"] == "unauthenticated"
+    # Logged out, so a new login needs no replace.
+    assert login(client, name).status_code == 201
+
+
+def test_usernames_are_matched_without_regard_to_case(
+    server: RunningServer, client: Client
+) -> None:
+    user(server, client, "Bea")
+    answer = login(client, "bEA")
+    assert answer.status_code == 201 and answer.json()["username"] == "Bea"
+
+
+def test_unknown_user_and_wrong_password_get_the_same_answer(
+    server: RunningServer, client: Client
+) -> None:
+    name = user(server, client, "carl")
+    unknown = login(client, "nobody")
+    wrong = login(client, name, "not the password")
+    for answer in (unknown, wrong):
+        assert answer.status_code == 401 and answer.json()["reason"] == "invalid_credentials"
+    assert unknown.json()["message"] == wrong.json()["message"]
+    with_nul = login(client, name + "\x00")
+    assert with_nul.status_code == 401 and with_nul.json()["reason"] == "invalid_credentials"
+    assert login(client, name).status_code == 201
+
+
+def test_a_second_login_is_refused_unless_it_replaces_the_first(
+    server: RunningServer, client: Client
+) -> None:
+    name = user(server, client, "dora")
+    first = login(client, name).json()["token"]
+    second = login(client, name)
+    assert second.status_code == 409 and second.json()["reason"] == "session_active"
+    assert client.get("/users/me", headers=auth(first)).status_code == 200
+    explicit_no = login(client, name, replace=False)
+    assert explicit_no.status_code == 409
+    replaced = login(client, name, replace=True)
+    assert replaced.status_code == 201
+    assert client.get("/users/me", headers=auth(first)).status_code == 401
+    assert client.get("/users/me", headers=auth(replaced.json()["token"])).status_code == 200
+
+
+def test_logout_without_a_valid_token_is_refused(client: Client) -> None:
+    for headers in ({}, auth("not-a-token"), {"Authorization": "Basic abc"}):
+        answer = client.delete("/sessions/current", headers=headers)
+        assert answer.status_code == 401 and answer.json()["reason"] == "unauthenticated"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": "x"},
+        {"username": "x", "password": 5},
+        {"username": "x", "password": "y", "replace": "yes"},
+    ],
+)
+def test_malformed_login_bodies_are_bad_requests(client: Client, body: dict[str, object]) -> None:
+    answer = client.post("/sessions", json=body, headers=new_address())
+    assert answer.status_code == 400 and answer.json()["reason"] == "bad_request"
+
+
+def test_failed_logins_per_user_are_rate_limited(server: RunningServer, client: Client) -> None:
+    name = user(server, client, "eve")
+    for _ in range(3):
+        assert login(client, name, "wrong password").status_code == 401
+    limited = login(client, name)  # even the right password, from a fresh address
+    assert limited.status_code == 429 and limited.json()["reason"] == "rate_limited"
+    assert 3000 <= limited.json()["retry_after"] <= 3600
+    # Other users are not affected, and the refused attempt opened no session.
+    other = user(server, client, "eve2")
+    assert login(client, other).status_code == 201
+    assert login(client, name).status_code == 429
+
+
+def test_failed_logins_per_address_are_rate_limited(server: RunningServer, client: Client) -> None:
+    name = user(server, client, "finn")
+    address = new_address()
+    for n in range(4):
+        assert login(client, f"ghost{n}", "whatever1", headers=address).status_code == 401
+    limited = login(client, name, headers=address)
+    assert limited.status_code == 429 and limited.json()["retry_after"] >= 1
+    assert login(client, name, headers=new_address()).status_code == 201
+
+
+def test_a_successful_login_clears_the_users_failures(
+    server: RunningServer, client: Client
+) -> None:
+    name = user(server, client, "gus")
+    for _ in range(2):
+        assert login(client, name, "wrong password").status_code == 401
+    token = login(client, name).json()["token"]
+    client.delete("/sessions/current", headers=auth(token))
+    for _ in range(2):
+        assert login(client, name, "wrong password").status_code == 401
+    assert login(client, name).status_code == 201
+
+
+def test_a_locked_account_cannot_log_in_even_with_the_right_password(
+    server: RunningServer, client: Client
+) -> None:
+    name = user(server, client, "hal")
+    started = client.post(f"/users/{name}/password", json={"new_password": "another pass 1"})
+    token = started.json()["verification_token"]
+    code = latest_code(server.mail_dir, f"{name}@example.test", count=2)
+    bad = f"{(int(code) + 1) % 1_000_000:06d}"
+    for _ in range(3):
+        client.post("/verifications", json={"verification_token": token, "code": bad})
+    refused = login(client, name)
+    assert refused.status_code == 403 and refused.json()["reason"] == "account_locked"
+    # The password change was never applied.
+    assert login(client, name, "another pass 1").json()["reason"] == "invalid_credentials"

@@ -1,0 +1,79 @@
+"""cq-shell completion from the command table and a known game position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+from client.shell.commands import BY_NAME, TABLE, run_line
+from client.shell.completer import ShellCompleter
+from client.shell.live import GameWatch
+from client.state import AppState
+
+GAME = {
+    "id": 5, "status": "started", "revision": 3, "size": 9, "players": 2,
+    "masked": False, "invisible": False, "private": False, "admin": "alice",
+    "seats": [{"seat": "north", "username": "alice", "walls_left": 10, "distance": 5},
+              {"seat": "south", "username": "bob", "walls_left": 0, "distance": 4}],
+    "turn": "south", "turn_username": "bob", "winner": None,
+    "pawns": {"north": "e5", "south": "e4"},
+    "walls": [{"wall": "d3v", "owner": "north"}],
+    "last_actions": [],
+}
+
+
+def completions(text: str, game: dict[str, object] | None = GAME) -> list[str]:
+    watch = GameWatch(AppState())
+    watch.game = dict(game) if game else None
+    completer = ShellCompleter(watch)
+    return [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
+
+
+def test_first_word_completes_from_the_command_table(config_dir: Path) -> None:
+    assert completions("") == [c.name for c in TABLE]
+    assert completions("g") == ["game"]
+    assert set(completions("p")) == {"place", "profile"}
+
+
+def test_subcommands_and_options_complete(config_dir: Path) -> None:
+    assert set(completions("game ")) == {"show", "new", "list", "join", "change", "cancel",
+                                         "move", "jump", "place"}
+    assert completions("game li") == ["list"]
+    assert completions("game list -") == ["-s", "--status", "-u", "--user", "-g", "--game",
+                                          "--relation", "--help"]
+    assert completions("game list --status ") == ["waiting", "active", "finished", "canceled",
+                                                  "started", "cancelled"]
+    assert completions("user theme ") == ["dark", "light", "translucent"]
+
+
+def test_move_completes_the_legal_squares_of_the_player_to_move(config_dir: Path) -> None:
+    # South on e4 faces North on e5 (no step north) and d3v walls off d4 (no step west).
+    assert completions("move ") == ["east", "south", "e3", "f4"]
+    assert completions("game move -g 5 e") == ["east", "e3"]
+    assert completions("jump ") == ["north", "e6"]
+
+
+def test_place_completes_nothing_without_walls_in_hand(config_dir: Path) -> None:
+    assert completions("place ") == []
+    with_walls = dict(GAME, seats=[dict(s, walls_left=3) for s in GAME["seats"]])  # type: ignore[attr-defined]
+    walls = completions("place ", with_walls)
+    assert "e4h" in walls and "d3v" not in walls and "d3h" not in walls and "d4v" not in walls
+    assert completions("place a1", with_walls) == ["a1h", "a1v"]
+
+
+def test_no_current_game_means_no_targets(config_dir: Path) -> None:
+    assert completions("move ", None) == []
+
+
+def test_use_requires_a_number_and_unknown_words_are_refused(
+    config_dir: Path, capsys: object
+) -> None:
+    state = AppState()
+    assert run_line(state, "use") == 2
+    assert run_line(state, "use abc") == 2
+    assert run_line(state, "dance") == 2
+    assert run_line(state, 'game show -g "1') == 2
+    assert state.current_game is None
+    assert "move" in BY_NAME and BY_NAME["move"].cq_path == ("game", "move")

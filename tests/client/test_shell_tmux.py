@@ -1,0 +1,165 @@
+"""cq-shell in a real terminal (tmux): completion, a move, and the live redraw."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from client.legal import legal_targets
+from tests.client.conftest import make_runner
+from tests.client.play_helpers import add_players, best_step, created_id, game_json
+from tests.support.server import RunningServer, running_server
+
+Cq = Callable[..., Result]
+ROOT = Path(__file__).resolve().parents[2]
+TMUX = shutil.which("tmux") or "/usr/bin/tmux"
+WAIT = 20.0
+
+pytestmark = pytest.mark.skipif(not Path(TMUX).exists(), reason="tmux is not installed")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    with running_server(tmp_path_factory.mktemp("server")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def config_dir(tmp_path_factory: pytest.TempPathFactory, server: RunningServer) -> Path:
+    directory = tmp_path_factory.mktemp("config")
+    add_players(server, directory, ["sue", "tom"])
+    return directory
+
+
+class Terminal:
+    """A tmux session on a private socket running one command."""
+
+    def __init__(self, command: str, env: dict[str, str]) -> None:
+        self.socket = f"cqtest-{uuid.uuid4().hex[:8]}"
+        self.env_prefix = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        self.tmux("new-session", "-d", "-s", "cq", "-x", "110", "-y", "60",
+                  f"env {self.env_prefix} {command}; sleep 30")
+
+    def tmux(self, *args: str) -> str:
+        done = subprocess.run([TMUX, "-L", self.socket, *args], capture_output=True, text=True,
+                              timeout=10, check=True)
+        return done.stdout
+
+    def send(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "cq", *keys)
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", "cq", "-l", text)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "cq", "-S", "-200")
+
+    def wait_for(self, text: str, timeout: float = WAIT) -> str:
+        return self.wait_until(lambda screen: text in screen, repr(text), timeout)
+
+    def wait_until(self, check: Callable[[str], bool], text: str, timeout: float = WAIT) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if check(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text} did not appear within {timeout} s:\n{screen}")
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        subprocess.run([TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
+
+
+@pytest.fixture
+def cq(config_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Cq:
+    monkeypatch.setenv("CQ_CONFIG_DIR", str(config_dir))
+    return make_runner(config_dir)
+
+
+def shell_env(config_dir: Path, profile: str) -> dict[str, str]:
+    return {
+        "CQ_CONFIG_DIR": str(config_dir),
+        "CQ_DATA_DIR": str(config_dir / "data"),
+        "CQ_PROFILE": profile,
+        "PYTHONPATH": str(ROOT),
+        "TERM": "xterm-256color",
+        "NO_COLOR": "1",
+    }
+
+
+def test_shell_completes_moves_plays_and_redraws_live(cq: Cq, config_dir: Path) -> None:
+    created = cq("game", "new", "-b", "5", profile="sue")
+    game_id = created_id(created)
+    assert cq("game", "join", "-g", str(game_id), profile="tom").exit_code == 0
+    game = game_json(cq, game_id, "sue")
+    me = game["turn_username"]
+    other = "tom" if me == "sue" else "sue"
+    command = f"{shlex.quote(sys.executable)} -m client.shell.app --poll-interval 0.5"
+    terminal = Terminal(command, shell_env(config_dir, me))
+    try:
+        terminal.wait_for("cq>")
+        terminal.wait_for(f"{me} @ ")  # the toolbar names the user
+        terminal.type(f"use {game_id}")
+        terminal.send("Enter")
+        terminal.wait_for(f"Current game: {game_id}.")
+        terminal.wait_for("YOUR TURN")
+        # completion of a command name, then of the legal moves of the current game
+        terminal.type("mo")
+        terminal.send("Tab")
+        terminal.wait_for(f"cq[{game_id}]> move")
+        terminal.type(" ")
+        terminal.send("Tab")
+        legal = legal_targets(game, "move")
+        assert {"east", "west"} <= set(legal) and len(legal) == 6
+
+        def menu_shows_every_legal_move(screen: str) -> bool:
+            menu = screen.rsplit(f"cq[{game_id}]> move", 1)[-1].split()
+            return all(target in menu for target in legal)
+
+        terminal.wait_until(menu_shows_every_legal_move, f"the moves {legal}")
+        terminal.send("C-u")
+        # a move typed in the shell
+        kind, to = best_step(game)
+        terminal.type(f"{kind} {to}")
+        terminal.send("Enter")
+        terminal.wait_for(f"#1 {me} ({game['turn']}) moved to")
+        terminal.wait_for(f"turn: {other}")
+        # the other player moves elsewhere; the board redraws without typing
+        moved = game_json(cq, game_id, other)
+        kind, to = best_step(moved)
+        assert cq("game", kind, "-g", str(game_id), to, profile=other).exit_code == 0
+        screen = terminal.wait_for(f"-- game {game_id} changed (revision {moved['revision'] + 1})")
+        assert f"#2 {other}" in screen
+        terminal.wait_for("YOUR TURN")
+        terminal.send("C-d")
+        deadline = time.monotonic() + WAIT
+        history = config_dir / "data" / "shell-history"
+        while not history.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert f"use {game_id}" in history.read_text()
+    finally:
+        terminal.close()
+
+
+def test_execute_runs_one_command_and_exits(cq: Cq, config_dir: Path) -> None:
+    created_id(cq("game", "new", "-b", "7", profile="tom"))
+    env = dict(os.environ, **shell_env(config_dir, "tom"))
+    done = subprocess.run([sys.executable, "-m", "client.shell.app", "-e", "game list -s waiting"],
+                          capture_output=True, text=True, env=env, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "Waiting" in done.stdout and "7X7" in done.stdout
+    failed = subprocess.run([sys.executable, "-m", "client.shell.app", "-e", "show -g 999"],
+                            capture_output=True, text=True, env=env, timeout=60, cwd=ROOT)
+    assert failed.returncode == 4
+    assert failed.stderr.startswith("Error: ")

@@ -1,0 +1,151 @@
+"""Each EMAIL_BACKEND delivers a real message: to aiosmtpd, to .eml files, to the log."""
+
+from __future__ import annotations
+
+import asyncio
+import email
+import logging
+from email import policy
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import aiosmtplib
+import pytest
+
+from corridorquest.mail import FileBackend, MailConfig, Outbox, build_message, make_backend
+from corridorquest.settings import Settings
+
+if TYPE_CHECKING:
+    from tests.mail.conftest import SmtpServer
+
+SENDER = "Corridor Quest <cq@example.test>"
+
+
+def _deliver(config: MailConfig, to: str, subject: str, body: str) -> None:
+    backend = make_backend(config)
+    asyncio.run(backend.deliver(build_message(config.sender, to, subject, body)))
+
+
+def test_smtp_without_tls_delivers_to_the_recipient(smtp_plain: SmtpServer) -> None:
+    config = MailConfig(
+        backend="smtp",
+        sender=SENDER,
+        smtp_host="127.0.0.1",
+        smtp_port=smtp_plain.port,
+        smtp_security="none",
+        smtp_timeout=10,
+    )
+    _deliver(config, "alice@example.test", "Your code", "Your code is 123456.")
+    [envelope] = smtp_plain.inbox.envelopes
+    assert envelope.rcpt_tos == ["alice@example.test"]
+    assert envelope.mail_from == "cq@example.test"
+    received = email.message_from_bytes(envelope.original_content or b"", policy=policy.default)
+    assert received["Subject"] == "Your code"
+    assert "Your code is 123456." in received.get_content()  # type: ignore[attr-defined]
+
+
+def test_smtp_starttls_with_login_delivers(smtp_starttls: SmtpServer) -> None:
+    config = MailConfig(
+        backend="smtp",
+        sender=SENDER,
+        smtp_host="127.0.0.1",
+        smtp_port=smtp_starttls.port,
+        smtp_security="starttls",
+        smtp_user="mailer",
+        smtp_password="s3cret",
+        smtp_ca_file=smtp_starttls.ca_file,
+        smtp_timeout=10,
+    )
+    _deliver(config, "bob@example.test", "Hello", "über-safe text")
+    assert smtp_starttls.inbox.logins == ["mailer"]
+    [envelope] = smtp_starttls.inbox.envelopes
+    assert envelope.rcpt_tos == ["bob@example.test"]
+
+
+def test_smtp_implicit_tls_with_login_delivers(smtp_tls: SmtpServer) -> None:
+    config = MailConfig(
+        backend="smtp",
+        sender=SENDER,
+        smtp_host="127.0.0.1",
+        smtp_port=smtp_tls.port,
+        smtp_security="tls",
+        smtp_user="mailer",
+        smtp_password="s3cret",
+        smtp_ca_file=smtp_tls.ca_file,
+        smtp_timeout=10,
+    )
+    _deliver(config, "carol@example.test", "Hi", "body")
+    assert [e.rcpt_tos for e in smtp_tls.inbox.envelopes] == [["carol@example.test"]]
+
+
+def test_smtp_refuses_an_untrusted_certificate(smtp_tls: SmtpServer) -> None:
+    config = MailConfig(
+        backend="smtp",
+        sender=SENDER,
+        smtp_host="127.0.0.1",
+        smtp_port=smtp_tls.port,
+        smtp_security="tls",
+        smtp_timeout=10,
+    )
+    with pytest.raises(aiosmtplib.SMTPException):
+        _deliver(config, "carol@example.test", "Hi", "body")
+    assert smtp_tls.inbox.envelopes == []
+
+
+def test_file_backend_writes_one_eml_per_mail_sorted_by_time(tmp_path: Path) -> None:
+    config = MailConfig(backend="file", sender=SENDER, mail_dir=tmp_path / "mail")
+    for n in range(3):
+        _deliver(config, f"user{n}@example.test", f"mail {n}", f"body {n}")
+    files = sorted((tmp_path / "mail").iterdir())
+    assert [f.suffix for f in files] == [".eml"] * 3
+    parsed = [email.message_from_bytes(f.read_bytes(), policy=policy.default) for f in files]
+    assert [m["To"] for m in parsed] == [f"user{n}@example.test" for n in range(3)]
+    assert [m["Subject"] for m in parsed] == ["mail 0", "mail 1", "mail 2"]
+
+
+def test_console_backend_logs_the_whole_mail(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="corridorquest.mail")
+    _deliver(MailConfig(sender=SENDER), "dave@example.test", "Code", "Your code is 424242.")
+    assert "To: dave@example.test" in caplog.text
+    assert "Your code is 424242." in caplog.text
+
+
+def test_unknown_backend_and_smtp_security_are_refused() -> None:
+    with pytest.raises(ValueError, match="EMAIL_BACKEND"):
+        make_backend(MailConfig(backend="pigeon"))
+    with pytest.raises(ValueError, match="SMTP security"):
+        make_backend(MailConfig(backend="smtp", smtp_security="maybe"))
+
+
+def test_config_from_settings_defaults_mail_dir_into_data_dir(tmp_path: Path) -> None:
+    settings = Settings.from_env(
+        environ={"DATA_DIR": str(tmp_path), "EMAIL_BACKEND": "file", "SMTP_PORT": "2525"}
+    )
+    config = MailConfig.from_settings(settings)
+    assert config.backend == "file" and config.mail_dir == tmp_path / "mail"
+    assert config.smtp_port == 2525
+    assert isinstance(make_backend(config), FileBackend)
+
+
+def test_outbox_send_returns_before_delivery_and_delivers_via_smtp(
+    smtp_plain: SmtpServer,
+) -> None:
+    config = MailConfig(
+        backend="smtp",
+        sender=SENDER,
+        smtp_host="127.0.0.1",
+        smtp_port=smtp_plain.port,
+        smtp_security="none",
+        smtp_timeout=10,
+    )
+
+    async def scenario() -> tuple[bool, int]:
+        outbox = Outbox.from_config(config)
+        task = outbox.send("erin@example.test", "Queued", "body")
+        queued_before = len(smtp_plain.inbox.envelopes)
+        await outbox.drain(timeout=20)
+        return task.result(), queued_before
+
+    delivered, before = asyncio.run(scenario())
+    assert delivered and before == 0
+    assert [e.rcpt_tos for e in smtp_plain.inbox.envelopes] == [["erin@example.test"]]

@@ -1,0 +1,141 @@
+"""The store: DATABASE_URL handling, SQLite pragmas, transactions, migrations in place."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import peewee as pw
+import pytest
+
+from corridorquest.store import DatabaseUrlError, Store, connect, current_version, migrations
+from corridorquest.store.models import ALL_MODELS, User
+from tests.support.server import fresh_database
+
+BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("CQ_TEST_DATABASE_URL") else [])
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.db'}"
+    else:
+        with fresh_database(tmp_path) as url:
+            yield url
+
+
+def test_sqlite_database_runs_with_wal_foreign_keys_and_a_busy_timeout(tmp_path: Path) -> None:
+    store = Store.open(f"sqlite:///{tmp_path / 'deep' / 'dir' / 'cq.db'}")
+    try:
+        pragma = lambda name: store.db.execute_sql(f"PRAGMA {name}").fetchone()[0]  # noqa: E731
+        assert pragma("journal_mode") == "wal"
+        assert pragma("foreign_keys") == 1
+        assert pragma("synchronous") == 1  # NORMAL
+        assert pragma("busy_timeout") == 5000
+        assert (tmp_path / "deep" / "dir" / "cq.db").exists()
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    ("url", "complaint"),
+    [
+        ("mysql://db/cq", "unsupported DATABASE_URL scheme"),
+        ("postgresql://localhost", "needs a database name"),
+        ("sqlite:///", "needs a file path"),
+    ],
+)
+def test_unusable_database_urls_are_refused(url: str, complaint: str) -> None:
+    with pytest.raises(DatabaseUrlError, match=complaint):
+        connect(url)
+
+
+def test_postgres_urls_become_pooled_connections_with_their_credentials() -> None:
+    db = connect("postgresql://cq:s%40cret@db.example:5433/corridor?sslmode=require", 4)
+    assert isinstance(db, pw.PostgresqlDatabase)
+    assert db.database == "corridor"
+    assert db.connect_params["password"] == "s@cret"
+    assert (db.connect_params["host"], db.connect_params["port"]) == ("db.example", 5433)
+    assert db.connect_params["sslmode"] == "require"
+
+
+def test_first_open_creates_every_table_at_the_latest_version(database_url: str) -> None:
+    store = Store.open(database_url)
+    try:
+        assert current_version(store.db) == migrations.latest_version()
+        tables = set(store.db.get_tables())
+        assert {model._meta.table_name for model in ALL_MODELS} <= tables
+        assert migrations.migrate_database(store.db) == []
+    finally:
+        store.close()
+
+
+def test_a_new_migration_step_upgrades_an_existing_database_in_place(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store.open(database_url)
+    store.run(lambda: User.create(username="keep", email="keep@x.test", password_hash="h"))
+    store.close()
+
+    def add_nickname(db: pw.Database) -> None:
+        migrations.add_column_if_missing(db, "user", "nickname", pw.CharField(default="?"))
+
+    steps = [*migrations.STEPS, (2, "users get a nickname", add_nickname)]
+    monkeypatch.setattr(migrations, "STEPS", steps)
+    store = Store.open(database_url)
+    try:
+        assert current_version(store.db) == 2
+        assert "nickname" in {c.name for c in store.db.get_columns("user")}
+        row = store.db.execute_sql('SELECT username, nickname FROM "user"').fetchone()
+        assert tuple(row) == ("keep", "?")
+    finally:
+        store.close()
+
+
+def test_a_database_newer_than_the_server_is_refused(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps = [*migrations.STEPS, (2, "from the future", lambda db: None)]
+    monkeypatch.setattr(migrations, "STEPS", steps)
+    Store.open(database_url).close()
+    monkeypatch.setattr(migrations, "STEPS", steps[:1])
+    with pytest.raises(RuntimeError, match="newer than this server"):
+        Store.open(database_url)
+
+
+def test_a_failing_transaction_leaves_nothing_behind(database_url: str) -> None:
+    store = Store.open(database_url)
+
+    def create_then_fail() -> None:
+        User.create(username="ghost", email="ghost@x.test", password_hash="h")
+        raise ValueError("refused")
+
+    async def attempt() -> None:
+        with pytest.raises(ValueError, match="refused"):
+            await store.transaction(create_then_fail)
+        count = await store.transaction(lambda: User.select().count())
+        assert count == 0
+
+    try:
+        asyncio.run(attempt())
+    finally:
+        store.close()
+
+
+def test_transactions_from_async_code_see_each_others_writes(database_url: str) -> None:
+    store = Store.open(database_url)
+
+    def add(name: str) -> int:
+        return int(User.create(username=name, email=f"{name}@x.test", password_hash="h").id)
+
+    async def many() -> list[int]:
+        return list(await asyncio.gather(*(store.transaction(add, f"u{i}") for i in range(20))))
+
+    try:
+        ids = asyncio.run(many())
+        assert len(set(ids)) == 20
+        assert store.run(lambda: User.select().count()) == 20
+    finally:
+        store.close()

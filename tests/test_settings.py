@@ -1,0 +1,67 @@
+"""Settings: one table, read from the environment and dotenv files, documented."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from corridorquest.settings import Settings, SettingsError
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "corridorquest.env.example"
+
+
+def test_every_setting_is_listed_in_the_env_example() -> None:
+    listed = set(re.findall(r"^#?\s*([A-Z][A-Z0-9_]*)=", EXAMPLE.read_text(), re.MULTILINE))
+    missing = [name for name in Settings.env_names() if name not in listed]
+    assert missing == [], f"add these to docs/corridorquest.env.example: {missing}"
+    unknown = sorted(listed - set(Settings.env_names()))
+    assert unknown == [], f"docs/corridorquest.env.example lists unknown settings: {unknown}"
+
+
+def test_every_setting_has_help_text() -> None:
+    assert all(field.description for field in Settings.model_fields.values())
+
+
+def test_defaults_put_the_sqlite_database_in_the_data_dir(tmp_path: Path) -> None:
+    settings = Settings.from_env(environ={"DATA_DIR": str(tmp_path)})
+    assert settings.database_url == f"sqlite:///{tmp_path}/corridorquest.db"
+    assert settings.port == 3000 and settings.host == "0.0.0.0"
+    assert settings.message_limit == 100 and settings.email_backend == "console"
+
+
+def test_environment_wins_over_env_file_and_overrides_win_over_both(tmp_path: Path) -> None:
+    env_file = tmp_path / "server.env"
+    env_file.write_text("PORT=4000\nMOTD=from the file\nSTALL_TIMEOUT=10m\n")
+    settings = Settings.from_env(env_file, environ={"PORT": "5000"})
+    assert (settings.port, settings.motd, settings.stall_timeout) == (5000, "from the file", 600)
+    settings = Settings.from_env(env_file, overrides={"PORT": 6000}, environ={"PORT": "5000"})
+    assert settings.port == 6000
+
+
+@pytest.mark.parametrize(
+    ("environ", "named"),
+    [
+        ({"PORT": "three thousand"}, "PORT"),
+        ({"EMAIL_BACKEND": "pigeon"}, "EMAIL_BACKEND"),
+        ({"STALL_TIMEOUT": "soon"}, "STALL_TIMEOUT"),
+        ({"REQUIRE_HTTPS": "perhaps"}, "REQUIRE_HTTPS"),
+    ],
+)
+def test_invalid_values_are_refused_naming_the_variable(
+    environ: dict[str, str], named: str
+) -> None:
+    with pytest.raises(SettingsError, match=named):
+        Settings.from_env(environ=environ)
+
+
+def test_missing_env_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="does not exist"):
+        Settings.from_env(tmp_path / "nope.env", environ={})
+
+
+def test_settings_are_immutable() -> None:
+    settings = Settings.from_env(environ={})
+    with pytest.raises(ValueError):
+        settings.port = 1  # type: ignore[misc]
