@@ -10,7 +10,8 @@ dependency, the compiled ones (pydantic-core, uvloop, httptools, ujson, argon2, 
 included for CPython 3.11, 3.12 and 3.13 on x86_64 Linux (manylinux2014).
 
 dist/cq.pyz is the player's client: `python3 cq.pyz ...` runs `cq`,
-`python3 cq.pyz shell ...` runs `cq-shell` (so does `CQ_PYZ_COMMAND=shell python3 cq.pyz`).
+`python3 cq.pyz shell ...` runs `cq-shell` (so does `CQ_PYZ_COMMAND=shell python3 cq.pyz`),
+and `python3 cq.pyz admin ...` runs `cq-admin` once pyproject.toml declares that script.
 Its dependencies are pure Python, so it runs on Linux, macOS and Windows with CPython 3.11+.
 
 The standard library's zipapp cannot import compiled extensions from inside an archive;
@@ -35,14 +36,15 @@ import sys
 import tomllib
 import zipfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 PYTHON_VERSIONS = ("311", "312", "313")
 SERVER_PLATFORMS = tuple(f"manylinux2014_x86_64-cp-{v}-cp{v}" for v in PYTHON_VERSIONS)
 # cq.pyz targets CPython 3.11 on each operating system, with only pure-Python wheel tags
 # allowed: that keeps out wheels that merely have an optional compiled speed-up (wcwidth
-# ships abi3 wheels beside its pure one) and brings in platform-conditional dependencies
-# (colorama for click on Windows).
+# ships abi3 wheels beside its pure one), and dependencies that only some systems need
+# (environment markers such as `platform_system == "Windows"`) are resolved for each.
 CLIENT_SYSTEMS = {
     "linux": {"os_name": "posix", "sys_platform": "linux", "platform_system": "Linux"},
     "darwin": {"os_name": "posix", "sys_platform": "darwin", "platform_system": "Darwin"},
@@ -95,9 +97,9 @@ class BuildError(Exception):
     """A build step failed; the message says which."""
 
 
-def project() -> dict[str, object]:
+def project() -> dict[str, Any]:
     with open(ROOT / "pyproject.toml", "rb") as fh:
-        data: dict[str, object] = tomllib.load(fh)["project"]
+        data: dict[str, Any] = tomllib.load(fh)["project"]
     return data
 
 
@@ -110,7 +112,7 @@ def requirement_name(spec: str) -> str:
 
 def client_requirements() -> list[str]:
     """The client's dependencies with the version ranges pyproject.toml gives them."""
-    declared = {requirement_name(s): s for s in project()["dependencies"]}  # type: ignore[attr-defined]
+    declared = {requirement_name(s): s for s in project()["dependencies"]}
     missing = [name for name in CLIENT_DEPENDENCIES if name not in declared]
     if missing:
         raise BuildError(f"pyproject.toml does not declare {', '.join(missing)}")
@@ -119,7 +121,7 @@ def client_requirements() -> list[str]:
 
 def client_commands() -> dict[str, str]:
     """`cq`, `shell` and `admin` -> entry point, from pyproject.toml's console scripts."""
-    scripts: dict[str, str] = project().get("scripts", {})  # type: ignore[attr-defined]
+    scripts: dict[str, str] = project().get("scripts", {})
     commands = {"cq": "cq", "shell": "cq-shell", "admin": "cq-admin"}
     found = {key: scripts[script] for key, script in commands.items() if script in scripts}
     if "cq" not in found:

@@ -12,7 +12,9 @@
 # unix socket in that directory, and runs with fsync off (a test database: speed over
 # durability). Tests get a role `cq` (password login, CREATEDB: tests/support/server.py
 # creates one database per server it starts) and a database `cq_test`.
-# Idempotent: when CQ_TEST_DATABASE_URL already answers, nothing is done.
+# Idempotent: when CQ_TEST_DATABASE_URL already answers, nothing is done. Sourcing it
+# returns non-zero when no server could be started (under `set -e` that stops the caller;
+# otherwise write `. .ci/postgres.sh || exit 1`). `cq_postgres_stop` stops it early.
 
 _cq_pg_log() { printf 'postgres.sh: %s\n' "$*" >&2; }
 

@@ -128,10 +128,6 @@ def serve_bare(port: int, database: str) -> None:
     app = Sanic("bare")
     app.config.AUTO_EXTEND = False  # no sanic-ext: nothing but the route and the write
 
-    @app.get("/")
-    async def alive(request: Request) -> HTTPResponse:
-        return json_response({"ok": True})
-
     @app.post("/games/<game_id:int>/actions")
     async def act(request: Request, game_id: int) -> HTTPResponse:
         body = request.json
@@ -381,10 +377,10 @@ def report(prefix: str, tally: Tally, elapsed: float) -> float:
 
 
 async def benchmark(args: argparse.Namespace, work: Path) -> None:
-    print(f"clients={args.clients}")
-    print(f"client={args.client}")
-    print(f"size={args.size}")
-    print(f"wall_share={args.wall_share}")
+    for name in ("clients", "client", "seconds", "size", "wall_share"):
+        print(f"{name}={getattr(args, name)}")
+    print(f"cpus={os.cpu_count()}")
+    print(f"load_average_1min_before={os.getloadavg()[0]:.2f}")
     port = free_port()
     server = start_server(work, port)
     try:
@@ -407,6 +403,7 @@ async def benchmark(args: argparse.Namespace, work: Path) -> None:
     finally:
         stop(bare)
     print(f"ratio_server_to_bare={server_rate / bare_rate:.3f}")
+    print(f"load_average_1min_after={os.getloadavg()[0]:.2f}")
 
 
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop]:

@@ -1,7 +1,9 @@
 """A tiny in-process event bus: services publish after commit, subscribers react.
 
-Events are frozen dataclasses that carry ids, never usernames (they change) and never
-hidden information: a subscriber loads what its audience may see. Subscribers are plain
+Events are frozen dataclasses that carry ids, never usernames (they change). They are
+internal and complete (an `ActionPlayed` names the wall even in a masked game): a
+subscriber that tells users anything (notifications, live updates) must show each user
+only what that user may see (`services.game_views` decides that). Subscribers are plain
 or async callables; `publish` never raises into the publisher: a failing subscriber is
 logged. Async subscribers run as tasks (the caller does not wait for them).
 

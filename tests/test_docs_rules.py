@@ -9,6 +9,7 @@ and the engine disagree (fix whichever is wrong).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -75,7 +76,7 @@ JUMP_BOARDS = [
 ]
 
 
-def ids(cases: list[tuple[object, ...]]) -> list[str]:
+def ids(cases: Sequence[tuple[object, ...]]) -> list[str]:
     return [str(case[0]) for case in cases]
 
 
@@ -152,13 +153,15 @@ def test_start_square_table_matches_the_engine() -> None:
     ],
     ids=["initial_walls", "wall_cost", "progress_weight"],
 )
-def test_variant_tables_match_the_engine(marker: str, engine_table: object) -> None:
+def test_variant_tables_match_the_engine(
+    marker: str, engine_table: Callable[[int, int], int]
+) -> None:
     header, *rows = table_after(PAGE, marker)
     sizes = [int(size) for size in header[1:]]
     assert sizes == list(SIZES)
     for label, *values in rows:
         players = int(label.split()[0])
-        expected = [engine_table(size, players) for size in sizes]  # type: ignore[operator]
+        expected = [engine_table(size, players) for size in sizes]
         assert [int(v) for v in values] == expected, label
 
 
@@ -203,6 +206,8 @@ WALL_CLAIMS = [
     ("walls", "wall", "legal"), WALL_CLAIMS, ids=[f"{'+'.join(w)}-{x}" for w, x, _ in WALL_CLAIMS]
 )
 def test_wall_placement_claims(walls: list[str], wall: str, legal: bool) -> None:
+    walls_section = section_after(PAGE, "## Walls").split("## Winning")[0]
+    assert f"`{wall}`" in walls_section
     state = position(5, {"north": "c5", "south": "c1"}, walls)
     assert (PlaceWall(parse_wall(wall, 5)) in state.legal_actions()) is legal
 
@@ -283,7 +288,7 @@ def test_path_rule_quote_is_the_engines_message() -> None:
 DELTAS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
 
 
-def landing(text: str, kind: str, pawns: dict[str, str] | None = None) -> str:
+def landing(text: str, kind: str | None, pawns: dict[str, str] | None = None) -> str:
     state = position(9, pawns or {"north": "a9", "south": "e5"})
     return format_square(state.parse_action(text, kind).to)  # type: ignore[union-attr]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.server import free_port, stop
+from tests.support.server import free_port, fresh_database, stop
 from tests.support.users import latest_code
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,33 +113,36 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 
 @pytest.fixture(scope="module")
 def pyz_server(built: Built) -> Iterator[PyzServer]:
+    """The pyz server on SQLite, or on PostgreSQL when CQ_TEST_DATABASE_URL is set."""
     home = built.work / "server-home"
     home.mkdir()
     port = free_port()
-    env = clean_env(
-        home,
-        HOST="127.0.0.1",
-        PORT=str(port),
-        DATA_DIR=str(home / "data"),
-        EMAIL_BACKEND="file",
-        MAIL_DIR=str(home / "mail"),
-        MOTD=MOTD,
-    )
-    log_path = home / "server.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [PYTHON, "-I", str(built.server), "serve"],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            cwd=home,
+    with fresh_database(home) as database_url:
+        env = clean_env(
+            home,
+            HOST="127.0.0.1",
+            PORT=str(port),
+            DATA_DIR=str(home / "data"),
+            DATABASE_URL=database_url,
+            EMAIL_BACKEND="file",
+            MAIL_DIR=str(home / "mail"),
+            MOTD=MOTD,
         )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(url, process, log_path)
-        yield PyzServer(url=url, mail_dir=home / "mail")
-    finally:
-        stop(process)
+        log_path = home / "server.log"
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(
+                [PYTHON, "-I", str(built.server), "serve"],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=home,
+            )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_up(url, process, log_path)
+            yield PyzServer(url=url, mail_dir=home / "mail")
+        finally:
+            stop(process)
 
 
 def test_server_pyz_holds_compiled_wheels_for_python_3_11_to_3_13(built: Built) -> None:

@@ -10,7 +10,7 @@ from sanic.response import HTTPResponse, json
 
 from corridorquest.api.auth import require_user, services
 from corridorquest.api.docs import documented
-from corridorquest.api.validation import parse_body
+from corridorquest.api.validation import check_text, parse_body
 from corridorquest.services import users
 
 bp = Blueprint("users", url_prefix="/users")
@@ -156,6 +156,7 @@ async def change_email(request: Request) -> HTTPResponse:
     secured=False,
 )
 async def show_user(request: Request, username: str) -> HTTPResponse:
+    check_text(username)
     return json(PublicUserOut(**await users.get_user(services(request), username)).model_dump())
 
 
@@ -165,10 +166,11 @@ async def show_user(request: Request, username: str) -> HTTPResponse:
     tag="users",
     ok=(202, VerificationStartedOut),
     body=PasswordIn,
-    errors=(403, 404, 422),
+    errors=(403, 404, 422, 429),
     secured=False,
 )
 async def change_password(request: Request, username: str) -> HTTPResponse:
+    check_text(username)
     data = parse_body(request, PasswordIn)
     result = await users.request_password_change(services(request), username, data.new_password)
     return json(VerificationStartedOut(**result).model_dump(), status=202)

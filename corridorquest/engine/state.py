@@ -6,7 +6,7 @@ from itertools import compress
 from typing import Any
 
 from corridorquest.engine.actions import Action, PlaceWall, Step
-from corridorquest.engine.board import Board, board_for, shortest_layers
+from corridorquest.engine.board import Board, board_for, reaches, shortest_layers
 from corridorquest.engine.errors import GameOverError, IllegalActionError, NotationError
 from corridorquest.engine.geometry import (
     Seat,
@@ -90,18 +90,44 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
-        state = cls(int(data["size"]), int(data["players"]), Seat(data["first"]))
-        state.turn = Seat(data["turn"]) if data["turn"] else None
-        state.winner = Seat(data["winner"]) if data["winner"] else None
-        state.ply = int(data["ply"])
-        board = state.board
-        for seat_name, text in data["pawns"].items():
-            state._pos[Seat(seat_name)] = board.index(parse_square(text, state.size))
-        for text, seat_name in data["walls"]:
-            wall = parse_wall(text, state.size)
-            state._add_wall(wall, Seat(seat_name))
-        state.walls_left = {Seat(name): int(n) for name, n in data["walls_left"].items()}
-        state.passes = [(int(ply), Seat(name)) for ply, name in data["passes"]]
+        """Rebuild a position from ``to_dict()`` data; ValueError when it is not a position.
+
+        Checks what must hold in any position: the seats of the variant, pawns on distinct
+        squares, walls that fit together, walls left not negative, every pawn with a path.
+        """
+        try:
+            state = cls(int(data["size"]), int(data["players"]), Seat(data["first"]))
+            state.turn = Seat(data["turn"]) if data["turn"] else None
+            state.winner = Seat(data["winner"]) if data["winner"] else None
+            state.ply = int(data["ply"])
+            board = state.board
+            pawns = {
+                Seat(name): parse_square(text, state.size) for name, text in data["pawns"].items()
+            }
+            for text, seat_name in data["walls"]:
+                wall = parse_wall(text, state.size)
+                overlap = overlap_reason(board, state._h, state._v, wall)
+                if overlap:
+                    raise ValueError(f"wall {wall} {overlap}")
+                state._add_wall(wall, Seat(seat_name))
+            walls_left = {Seat(name): int(n) for name, n in data["walls_left"].items()}
+            state.passes = [(int(ply), Seat(name)) for ply, name in data["passes"]]
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"not a game position: missing or malformed {error}") from None
+        if set(pawns) != set(state.seats) or set(walls_left) != set(state.seats):
+            raise ValueError("not a game position: the pawns do not match the seats of the game")
+        if len(set(pawns.values())) != len(pawns):
+            raise ValueError("not a game position: two pawns on one square")
+        if min(walls_left.values()) < 0:
+            raise ValueError("not a game position: negative walls left")
+        if state.turn is not None and state.turn not in state.seats:
+            raise ValueError("not a game position: the turn belongs to no seat of the game")
+        state._pos = {seat: board.index(square) for seat, square in pawns.items()}
+        state.walls_left = walls_left
+        masks = board.move_masks(state._h, state._v)
+        for seat, position in state._pos.items():
+            if not reaches(1 << position, board.goal[seat], masks, board.stride):
+                raise ValueError(f"not a game position: {seat.title} has no path")
         return state
 
     # -- reading the position -----------------------------------------------------------

@@ -31,7 +31,12 @@ class CurrentUser:
 
 def _authenticate(token: str, idle_timeout: int) -> CurrentUser:
     found = fast.select_with(
-        Session, User, 'r."id" = t."user_id"', 't."token_hash" = ?', (hash_token(token),)
+        Session,
+        User,
+        'r."id" = t."user_id"',
+        't."token_hash" = ?',
+        (hash_token(token),),
+        related_fields=("id", "username", "email", "is_admin", "locked"),
     )
     if not found:
         raise Unauthenticated("unauthenticated", "not logged in (unknown or ended session)")

@@ -76,6 +76,7 @@ def load_game(game_id: int, *, lock: bool = False) -> LoadedGame:
         't."game_id" = ?',
         (game_id,),
         'ORDER BY t."join_order"',
+        related_fields=("id", "username", "email", "is_admin"),
     ):
         player.user = user
         player._dirty.clear()

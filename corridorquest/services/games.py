@@ -37,6 +37,7 @@ from corridorquest.services.game_access import (
     require_status,
 )
 from corridorquest.services.game_views import game_view
+from corridorquest.store import IntegrityError
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
 
 MAX_INVITEES = 16
@@ -142,7 +143,14 @@ async def run_write(
         events.clear()
         return idempotency.once(user.id, key, scope, lambda: write(events))
 
-    status, body = await ctx.store.transaction(transaction)
+    try:
+        status, body = await ctx.store.transaction(transaction)
+    except IntegrityError:
+        if key is None:
+            raise
+        # A concurrent request with the same key committed first (PostgreSQL): the
+        # retry finds its stored answer.
+        status, body = await ctx.store.transaction(transaction)
     for event in events:
         ctx.bus.publish(event)
     return WriteResult(status, body, list(events))

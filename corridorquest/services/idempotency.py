@@ -1,10 +1,11 @@
 """Idempotency keys: a retried write (same user, same key) returns the first answer.
 
 The stored answer is written in the SAME transaction as the write it answers, so a
-write and its record commit together or not at all. Only successful answers are kept:
-a refused request changed nothing and may be retried with the same key. A key reused
-for a different request (another method or path) is refused with 422
-`idempotency_key_reused`. Keys older than RETENTION are purged by maintenance.
+write and its record commit together or not at all; concurrent requests with one key
+wait for each other (`store.transaction_lock`), so the later one finds the answer.
+Only successful answers are kept: a refused request changed nothing and may be retried
+with the same key. A key reused for a different request (another method or path) is
+refused with 422 `idempotency_key_reused`. Keys older than RETENTION are purged by maintenance.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import timedelta
 from typing import Any
 
 from corridorquest.services.errors import Unprocessable
+from corridorquest.store import transaction_lock
 from corridorquest.store.models import IdempotentResponse, utcnow
 
 MAX_KEY_LENGTH = 255
@@ -39,6 +41,7 @@ def once(user_id: int, key: str | None, scope: str, write: Callable[[], Answer])
     """Inside a transaction: the stored answer for (user, key), or run `write` and store it."""
     if key is None:
         return write()
+    transaction_lock(f"idempotency:{user_id}:{key}")
     previous = IdempotentResponse.get_or_none(
         (IdempotentResponse.user == user_id) & (IdempotentResponse.key == key)
     )

@@ -14,15 +14,22 @@ from corridorquest.security.passwords import hash_password_sync
 from corridorquest.security.tokens import new_password
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
+from corridorquest.services.errors import (
+    Conflict,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    Unprocessable,
+)
 from corridorquest.services.sessions import find_user
-from corridorquest.services.verification import issue, send_code
+from corridorquest.services.verification import cooldown_left, issue, send_code
 from corridorquest.store import Store
 from corridorquest.store.models import IntegrityError, Session, User, utcnow
 
 log = logging.getLogger("corridorquest.users")
 
 NOTIFY_KINDS = ("turn", "action", "game")
+PASSWORD_REQUEST_COOLDOWN = 60  # seconds between password-change codes for one account
 
 
 @dataclass(frozen=True)
@@ -143,17 +150,38 @@ def _usable(user: User | None, username: str) -> User:
     return user
 
 
+def _check_cooldown(user: User) -> None:
+    wait = cooldown_left(user, "password", PASSWORD_REQUEST_COOLDOWN)
+    if wait is not None:
+        raise RateLimited(
+            "rate_limited",
+            f"a code was sent moments ago; ask again in {wait} seconds",
+            retry_after=wait,
+        )
+
+
 async def request_password_change(
     ctx: ServiceContext, username: str, new_password_text: str
 ) -> dict[str, Any]:
-    """E-mail a code to the account's address; the password changes on verify (no login)."""
-    user = _usable(await ctx.store.transaction(find_user, username), username)
+    """E-mail a code to the account's address; the password changes on verify (no login).
+
+    Anyone may ask for any username (that is the point: the owner forgot the password), so
+    requests for one account are at most one per PASSWORD_REQUEST_COOLDOWN seconds.
+    """
+
+    def find() -> User:
+        found = _usable(find_user(username), username)
+        _check_cooldown(found)
+        return found
+
+    user = await ctx.store.transaction(find)
     policy.check_password(new_password_text, user.username)
     password_hash = await ctx.run_blocking(hash_password_sync, new_password_text)
     ttl = ctx.settings.verification_code_ttl
 
     def create() -> tuple[User, str, str]:
         fresh = _usable(User.get_or_none(User.id == user.id), username)
+        _check_cooldown(fresh)
         issued = issue(fresh, "password", ttl, new_value=password_hash)
         return fresh, issued.token, issued.code
 

@@ -9,6 +9,7 @@ account until an administrator unlocks it; a correct code resets the count.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -63,6 +64,21 @@ def issue(user: User, purpose: str, ttl_seconds: int, new_value: str | None = No
         expires_at=utcnow() + timedelta(seconds=ttl_seconds),
     )
     return Issued(token, code)
+
+
+def cooldown_left(user: User, purpose: str, cooldown_seconds: int) -> int | None:
+    """Seconds until ``user`` may ask for another ``purpose`` code, or None if it may now
+    (inside a transaction)."""
+    last = (
+        Verification.select(Verification.created_at)
+        .where((Verification.user == user) & (Verification.purpose == purpose))
+        .order_by(Verification.created_at.desc())
+        .first()
+    )
+    if last is None:
+        return None
+    left = cooldown_seconds - (utcnow() - last.created_at).total_seconds()
+    return math.ceil(left) if left > 0 else None
 
 
 def send_code(ctx: ServiceContext, to: str, username: str, purpose: str, code: str) -> None:

@@ -6,12 +6,21 @@
 - `migrations.py`: ordered schema steps, applied on every start.
 """
 
-from corridorquest.store.db import DatabaseUrlError, Store, connect, lock_for_update
+from peewee import IntegrityError
+
+from corridorquest.store.db import (
+    DatabaseUrlError,
+    Store,
+    connect,
+    lock_for_update,
+    transaction_lock,
+)
 from corridorquest.store.migrations import current_version, latest_version, migrate_database
 from corridorquest.store.models import database, utcnow
 
 __all__ = [
     "DatabaseUrlError",
+    "IntegrityError",
     "Store",
     "connect",
     "current_version",
@@ -19,5 +28,6 @@ __all__ = [
     "latest_version",
     "lock_for_update",
     "migrate_database",
+    "transaction_lock",
     "utcnow",
 ]

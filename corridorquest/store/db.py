@@ -145,3 +145,14 @@ def lock_for_update(query: pw.ModelSelect[M]) -> pw.ModelSelect[M]:
     if isinstance(database.obj, pw.PostgresqlDatabase):
         return query.for_update()
     return query
+
+
+def transaction_lock(name: str) -> None:
+    """Inside a transaction: wait for and hold a lock on `name` until it ends.
+
+    PostgreSQL: a transaction-scoped advisory lock, so concurrent transactions about the
+    same thing (one idempotency key) run one after the other and the later one sees what
+    the earlier committed. SQLite: nothing to do (the loop serialises transactions).
+    """
+    if isinstance(database.obj, pw.PostgresqlDatabase):
+        database.obj.execute_sql("SELECT pg_advisory_xact_lock(hashtext(%s))", (name,))

@@ -19,6 +19,7 @@ import peewee as pw
 from corridorquest.store.models import database
 
 M = TypeVar("M", bound=pw.Model)
+R = TypeVar("R", bound=pw.Model)
 
 _sql_cache: dict[tuple[Any, ...], str] = {}
 
@@ -37,19 +38,25 @@ def for_update() -> str:
     return "FOR UPDATE" if isinstance(_db(), pw.PostgresqlDatabase) else ""
 
 
-def _columns(model: type[pw.Model], alias: str) -> str:
-    return ", ".join(f'{alias}."{f.column_name}"' for f in model._meta.sorted_fields)
+def _fields(model: type[pw.Model], names: Sequence[str] | None = None) -> list[pw.Field]:
+    if names is None:
+        return list(model._meta.sorted_fields)
+    return [model._meta.fields[name] for name in names]
+
+
+def _columns(fields: Sequence[pw.Field], alias: str) -> str:
+    return ", ".join(f'{alias}."{f.column_name}"' for f in fields)
 
 
 def table(model: type[pw.Model]) -> str:
     return f'"{model._meta.table_name}"'
 
 
-def hydrate(model: type[M], values: Sequence[Any]) -> M:
-    """A model instance from a row of `model._meta.sorted_fields` values."""
+def hydrate(model: type[M], values: Sequence[Any], fields: Sequence[pw.Field] | None = None) -> M:
+    """A model instance from a row of `fields` (default: every field) values."""
     data = {
         field.name: (field.python_value(value) if value is not None else None)
-        for field, value in zip(model._meta.sorted_fields, values, strict=True)
+        for field, value in zip(fields or model._meta.sorted_fields, values, strict=True)
     }
     instance = model(__no_default__=1, **data)
     instance._dirty.clear()
@@ -62,7 +69,7 @@ def select(model: type[M], where: str, params: Sequence[Any], tail: str = "") ->
     sql = _sql_cache.get(key)
     if sql is None:
         sql = _dialect(
-            f"SELECT {_columns(model, 't')} FROM {table(model)} AS t WHERE {where} {tail}"
+            f"SELECT {_columns(_fields(model), 't')} FROM {table(model)} AS t WHERE {where} {tail}"
         )
         _sql_cache[key] = sql
     return [hydrate(model, row) for row in _db().execute_sql(sql, tuple(params))]
@@ -70,17 +77,22 @@ def select(model: type[M], where: str, params: Sequence[Any], tail: str = "") ->
 
 def select_with(
     model: type[M],
-    related: type[pw.Model],
+    related: type[R],
     join_on: str,
     where: str,
     params: Sequence[Any],
     tail: str = "",
-) -> list[tuple[M, Any]]:
-    """Rows of `model` (alias t) joined with `related` (alias r): (instance, related)."""
-    key = ("join", model, related, join_on, where, tail, type(_db()))
+    related_fields: Sequence[str] | None = None,
+) -> list[tuple[M, R]]:
+    """Rows of `model` (alias t) joined with `related` (alias r): (instance, related).
+
+    `related_fields` limits the columns read of `related` (a partial instance).
+    """
+    fields = _fields(related, related_fields)
+    key = ("join", model, related, join_on, where, tail, tuple(related_fields or ()), type(_db()))
     sql = _sql_cache.get(key)
     if sql is None:
-        columns = f"{_columns(model, 't')}, {_columns(related, 'r')}"
+        columns = f"{_columns(_fields(model), 't')}, {_columns(fields, 'r')}"
         sql = _dialect(
             f"SELECT {columns} FROM {table(model)} AS t JOIN {table(related)} AS r "
             f"ON {join_on} WHERE {where} {tail}"
@@ -88,7 +100,7 @@ def select_with(
         _sql_cache[key] = sql
     width = len(model._meta.sorted_fields)
     return [
-        (hydrate(model, row[:width]), hydrate(related, row[width:]))
+        (hydrate(model, row[:width]), hydrate(related, row[width:], fields))
         for row in _db().execute_sql(sql, tuple(params))
     ]
 

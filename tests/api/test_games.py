@@ -7,7 +7,7 @@ import pytest
 
 from tests.support.games import get_game, join, new_game, started_game
 from tests.support.server import RunningServer
-from tests.support.users import auth, insert_user, mail_text, wait_for_mail
+from tests.support.users import auth, insert_user, mail_text, make_user, wait_for_mail
 
 NAMES = ("alice", "bob", "carol", "dave", "eve")
 
@@ -315,3 +315,15 @@ def test_odd_input_is_a_bad_request_not_a_server_error(
 ) -> None:
     response = client.request(method, path, headers=auth(tokens["alice"]), **kwargs)  # type: ignore[arg-type]
     assert response.status_code == 400 and response.json()["reason"] == "bad_request"
+
+
+def test_a_user_signed_up_through_the_api_can_create_and_join_games(
+    server: RunningServer, client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    token = make_user(server.base_url, server.mail_dir, "frank")
+    game = new_game(client, tokens["alice"], invitees=["frank"])
+    assert game["invitation_code"] in mail_text(
+        wait_for_mail(server.mail_dir, "frank@example.test", 2)
+    )
+    joined = join(client, token, game["id"], invitation_code=game["invitation_code"])
+    assert joined.status_code == 201 and joined.json()["status"] == "started"

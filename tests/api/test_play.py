@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import httpx
 import pytest
 
@@ -218,3 +220,53 @@ def test_invisible_walls_are_shown_only_to_their_owner(
     assert "b3h" not in str(watcher_view) and "b3h" not in str(
         history(client, tokens["watcher"], game["id"])
     )
+
+
+def test_a_finished_game_reveals_masked_and_invisible_walls(
+    client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    game, by_seat = two_player_game(client, tokens, "north2", "south2", masked=True, invisible=True)
+    first = game["turn"]
+    other = "north" if first == "south" else "south"
+    assert play(client, by_seat[first], game["id"], "wall", "d3h").status_code == 201
+    hidden = get_game(client, by_seat[other], game["id"])
+    assert hidden["walls"] == [] and history(client, by_seat[other], game["id"])[0] == {
+        **history(client, by_seat[other], game["id"])[0],
+        "seat": None,
+        "username": None,
+        "notation": None,
+    }
+    paths = {"south": list(SOUTH_PATH), "north": list(NORTH_PATH)}
+    state = get_game(client, by_seat[first], game["id"])
+    while state["status"] == "started":
+        seat = state["turn"]
+        kind, to = paths[seat].pop(0)
+        state = play(client, by_seat[seat], game["id"], kind, to).json()
+    revealed = get_game(client, by_seat[other], game["id"])
+    assert revealed["status"] == "finished"
+    assert revealed["walls"] == [{"wall": "d3h", "owner": first}]
+    assert all(s["walls_left"] is not None and s["distance"] is not None for s in revealed["seats"])
+    entry = history(client, tokens["watcher"], game["id"])[0]
+    assert (entry["seat"], entry["notation"]) == (first, "d3h")
+
+
+def test_concurrent_retries_of_one_idempotency_key_play_once(
+    server: RunningServer, tokens: dict[str, str]
+) -> None:
+    with httpx.Client(base_url=server.api, timeout=10.0) as client:
+        game, by_seat = two_player_game(client, tokens)
+    mover = game["turn"]
+    headers = {**auth(by_seat[mover]), "Idempotency-Key": f"race-{game['id']}"}
+
+    def send(_: int) -> httpx.Response:
+        with httpx.Client(base_url=server.api, timeout=10.0) as own:
+            return own.post(
+                f"/games/{game['id']}/actions", json={"type": "wall", "to": "a4h"}, headers=headers
+            )
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(send, range(8)))
+    assert {a.status_code for a in answers} == {201}
+    assert len({a.text for a in answers}) == 1
+    with httpx.Client(base_url=server.api, timeout=10.0) as client:
+        assert len(history(client, by_seat[mover], game["id"])) == 1

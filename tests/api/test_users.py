@@ -127,6 +127,10 @@ def test_password_change_without_login_applies_on_verify(
     started = client.post("/users/gail/password", json={"new_password": "brand new pass"})
     assert started.status_code == 202, started.text
     assert started.json()["purpose"] == "password"
+    # A second request right away is refused and mails nothing (no mail bombing).
+    again = client.post("/users/gail/password", json={"new_password": "other new pass"})
+    assert again.status_code == 429 and again.json()["reason"] == "rate_limited"
+    assert 1 <= again.json()["retry_after"] <= 60
     # Not applied yet: the old password still works, the session too.
     assert client.get("/users/me", headers=auth(token)).status_code == 200
     assert login(client, "gail", "brand new pass").status_code == 401
@@ -136,6 +140,7 @@ def test_password_change_without_login_applies_on_verify(
         json={"verification_token": started.json()["verification_token"], "code": code},
     )
     assert done.json() == {"purpose": "password", "username": "gail"}
+    assert len(mails_to(server.mail_dir, "gail@example.test")) == 2
     # Applied: sessions ended, old password refused, new one accepted.
     assert client.get("/users/me", headers=auth(token)).status_code == 401
     assert login(client, "gail").status_code == 401

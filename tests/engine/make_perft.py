@@ -126,8 +126,8 @@ def main() -> None:
     for size in (5, 7, 9):
         for players in (2, 4):
             start.append(entry(f"start {size}x{size} {players}p", size, players, "north", [], 2))
-    for players in (2, 4):
-        start.append(entry(f"start 5x5 {players}p", 5, players, "north", [], 3))
+    for size, players in [(5, 2), (5, 4), (7, 2), (9, 2)]:
+        start.append(entry(f"start {size}x{size} {players}p", size, players, "north", [], 3))
     (out / "start.json").write_text(json.dumps(start, indent=1) + "\n")
     print(f"start.json: {len(start)} entries")
 

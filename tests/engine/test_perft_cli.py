@@ -55,7 +55,7 @@ def test_module_divide_prints_sorted_action_count_lines() -> None:
     assert {m.group(1): int(m.group(2)) for m in parsed if m} == entry["divide"]
 
 
-SAMPLE = [e for e in START if e["depth"] <= 2 and e["size"] <= 7] + [
+SAMPLE = [e for e in START if e["size"] <= 7 or e["depth"] == 3] + [
     e for e in MIDGAME if e["players"] == 4 or e["name"].startswith("2p")]
 
 
@@ -91,11 +91,12 @@ def test_cli_finished_game_has_no_legal_actions() -> None:
     assert (code, out.strip()) == (0, "")
 
 
-def test_cli_commas_and_every_notation_in_moves() -> None:
-    code, out, _ = invoke("--size", "9", "--moves", "south north e8h", "--depth", "1")
-    assert code == 0
-    code2, out2, _ = invoke("--size", "9", "--moves", "e8 e2 e8h", "--depth", "1")
-    assert (code2, out2) == (0, out)
+def test_cli_moves_take_every_notation_and_commas() -> None:
+    results = {invoke("--size", "9", "--moves", moves, "--depth", "2", "--divide")
+               for moves in ["e8 e2 e8h", "south north e8h", "down up e8h", "e8,e2,e8h"]}
+    assert len(results) == 1
+    code, out, _ = results.pop()
+    assert code == 0 and len(out.splitlines()) > 100
 
 
 BAD_INPUT = [
