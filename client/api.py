@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 
@@ -148,8 +149,9 @@ class ApiClient:
         params = {"status": status, "user": user, "relation": relation}
         return list(self.call("GET", "/games", params=params)["games"])
 
-    def game(self, game_id: int) -> Json:
-        return self.call("GET", f"/games/{game_id}")
+    def game(self, game_id: int, at: int | None = None) -> Json:
+        """The game; with ``at``, the board after that many actions."""
+        return self.call("GET", f"/games/{game_id}", params={"at": at})
 
     def new_game(self, body: Json) -> Json:
         return self.call("POST", "/games", json=body)
@@ -173,3 +175,58 @@ class ApiClient:
 
     def actions(self, game_id: int) -> list[Json]:
         return list(self.call("GET", f"/games/{game_id}/actions")["actions"])
+
+    # -- wall trading and messages -----------------------------------------------------------
+
+    def offer(self, game_id: int, mode: str, partner: str | None = None) -> Json:
+        body: Json = {"mode": mode}
+        if partner:
+            body["partner"] = partner
+        headers = {"Idempotency-Key": uuid.uuid4().hex}
+        return self.call("POST", f"/games/{game_id}/offers", json=body, headers=headers)
+
+    def withdraw_offer(self, game_id: int) -> Json:
+        return self.call("DELETE", f"/games/{game_id}/offers/me")
+
+    def trade(self, game_id: int, mode: str, partner: str) -> Json:
+        body: Json = {"mode": mode, "partner": partner}
+        headers = {"Idempotency-Key": uuid.uuid4().hex}
+        return self.call("POST", f"/games/{game_id}/trades", json=body, headers=headers)
+
+    def messages(self, game_id: int, after: int = 0) -> Json:
+        params = {"after": after or None}
+        return self.call("GET", f"/games/{game_id}/messages", params=params)
+
+    def send_message(self, game_id: int, text: str, to: str | None = None) -> Json:
+        body: Json = {"text": text}
+        if to:
+            body["to"] = to
+        headers = {"Idempotency-Key": uuid.uuid4().hex}
+        return self.call("POST", f"/games/{game_id}/messages", json=body, headers=headers)
+
+    def mute(self, game_id: int, username: str, muted: bool = True) -> Json:
+        body = {"username": username, "muted": muted}
+        return self.call("POST", f"/games/{game_id}/mutes", json=body)
+
+    def admin_broadcast(self, text: str) -> Json:
+        return self.call("POST", "/admin/broadcasts", json={"text": text})
+
+    # -- markers, legal actions, scores ---------------------------------------------------------
+
+    def mark(self, game_id: int, marker: str) -> Json:
+        return self.call("POST", f"/games/{game_id}/markers", json={"marker": marker})
+
+    def unmark(self, game_id: int, marker: str) -> Json:
+        return self.call("DELETE", f"/games/{game_id}/markers/{quote(marker, safe='')}")
+
+    def legal_actions(self, game_id: int) -> Json:
+        return self.call("GET", f"/games/{game_id}/legal-actions")
+
+    def highscores(self, username: str) -> Json:
+        path = f"/users/{quote(username, safe='')}/highscores"
+        return self.call("GET", path, auth=bool(self.token))
+
+    def leaderboard(self, size: int, players: int, masked: bool, invisible: bool) -> Json:
+        params = {"size": size, "players": players, "masked": str(masked).lower(),
+                  "invisible": str(invisible).lower()}
+        return self.call("GET", "/leaderboards", params=params, auth=bool(self.token))

@@ -4,12 +4,17 @@ Builds dist/corridorquest.pyz and dist/cq.pyz once per session into a temporary 
 (pex's download cache is kept in build/pyz/pex-root so that later runs are quicker), then
 runs them with the base interpreter in isolated mode (`-I`: no PYTHONPATH, no user site,
 not the virtualenv's site-packages) and an environment holding only PATH, HOME and a
-temporary PEX_ROOT. Deselect with `-m "not slow"`.
+temporary PEX_ROOT. The server pyz also starts on CPython 3.12 and 3.13 when this
+machine has them (on PATH or under pyenv); the test is skipped otherwise.
+Deselect the module with `-m "not slow"`.
 """
 
 from __future__ import annotations
 
+import glob
 import json
+import os
+import shutil
 import subprocess
 import sys
 import time
@@ -193,6 +198,53 @@ def test_server_pyz_serves_info_and_signup(pyz_server: PyzServer) -> None:
         timeout=30,
     )
     assert wrong.status_code == 401, wrong.text
+
+
+def real_interpreter(candidate: str, version: str) -> str | None:
+    """The interpreter binary behind `candidate` (a shim resolves to it), if it is `version`."""
+    probe = "import sys; print(sys.executable, '%d.%d' % sys.version_info[:2])"
+    try:
+        done = subprocess.run([candidate, "-c", probe], capture_output=True, text=True,
+                              timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    executable, _, reported = done.stdout.strip().rpartition(" ")
+    return executable if done.returncode == 0 and reported == version else None
+
+
+def other_pythons() -> list[str]:
+    """CPython 3.12 and 3.13 interpreters on this machine (PATH or pyenv), if any."""
+    found = []
+    for version in ("3.12", "3.13"):
+        candidates = [shutil.which(f"python{version}")] + sorted(glob.glob(
+            os.path.expanduser(f"~/.pyenv/versions/{version}*/bin/python{version}")))
+        for candidate in filter(None, candidates):
+            executable = real_interpreter(candidate, version)
+            if executable:
+                found.append(executable)
+                break
+    return found
+
+
+@pytest.mark.parametrize("python", other_pythons() or [pytest.param(
+    "", marks=pytest.mark.skip(reason="no CPython 3.12 or 3.13 on this machine"))])
+def test_server_pyz_serves_on_other_python_versions(built: Built, python: str) -> None:
+    home = built.work / f"home-{Path(python).name}"
+    home.mkdir()
+    port = free_port()
+    env = clean_env(home, HOST="127.0.0.1", PORT=str(port), DATA_DIR=str(home / "data"))
+    log_path = home / "server.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen([python, "-I", str(built.server), "serve"], env=env,
+                                   stdout=log, stderr=subprocess.STDOUT, cwd=home)
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}", process, log_path)
+        # pex re-executes itself when it finds the interpreter unsuitable: make sure the
+        # server really runs on the interpreter it was started with.
+        running = os.path.realpath(f"/proc/{process.pid}/exe")
+        assert running == os.path.realpath(python), log_path.read_text(errors="replace")
+    finally:
+        stop(process)
 
 
 def test_client_pyz_shows_help(built: Built) -> None:

@@ -50,14 +50,17 @@ def echo_game(state: AppState, data: dict[str, Any]) -> None:
 @game_id_option("The ID of the game to show")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the game as the server's JSON (for scripts and bots)")
+@click.option("-a", "--at", "at", type=click.IntRange(min=0), metavar="<N>",
+              help="Show the board after the first N actions (0: the start)")
 @pass_state
-def show(state: AppState, game_id: int, as_json: bool) -> None:
+def show(state: AppState, game_id: int, as_json: bool, at: int | None) -> None:
     """Show Game.
 
-    The board, the players, whose turn it is and the last actions.
+    The board, the players, whose turn it is and the last actions. With --at N, the board
+    as it was after N actions (during play you see only what you could see).
     """
     with state.api() as api:
-        data = api.game(game_id)
+        data = api.game(game_id, at=at)
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
@@ -214,3 +217,7 @@ def cancel(state: AppState, game_id: int) -> None:
         click.echo(f"Game {game_id} is cancelled.")
     else:
         click.echo(f"You left game {game_id}; it waits for another player.")
+
+
+# Command groups of other modules register on `game` when imported (they import `game`).
+from client.commands import leaderboard, marks, messages, trade  # noqa: E402, F401

@@ -9,6 +9,7 @@ import click
 from client.commands.account import hint_for_profile, run_verify
 from client.commands.options import server_url_option
 from client.commands.profiles_cmd import profile
+from client.render.scores import render_highscores
 from client.render.themes import THEME_NAMES
 from client.state import AppState, pass_state
 
@@ -132,26 +133,34 @@ def username(state: AppState, new_username: str) -> None:
 
 @user.command()
 @click.argument("user_name", metavar="[USER_NAME]", required=False)
+@click.option("-s", "--highscores", is_flag=True,
+              help="Include the users highscore for each game variant")
 @pass_state
-def show(state: AppState, user_name: str | None) -> None:
+def show(state: AppState, user_name: str | None, highscores: bool) -> None:
     """Show User.
 
     Without a name: everything about yourself. With a name: that user's public fields.
+    With --highscores: a table with the highest score the user reached in each game
+    variant, with the id of the game where the user did that.
     """
     with state.api() as api:
+        name = user_name
         if user_name is None:
             me = api.me()
+            name = me.get("username")
             profile_ = state.profile
             if profile_.theme != me.get("theme"):
                 profile_.theme = me.get("theme")
                 state.save(profile_)
             click.echo("\n".join(show_me(me)))
-            return
-        other = api.user(user_name)
-    click.echo(f"Username: {other.get('username')}")
-    click.echo(f"Description: {other.get('description') or ''}")
-    click.echo(f"System admin: {on_off(other.get('is_admin'))}")
-    click.echo(f"Created at: {other.get('created_at')}")
+        else:
+            other = api.user(user_name)
+            click.echo(f"Username: {other.get('username')}")
+            click.echo(f"Description: {other.get('description') or ''}")
+            click.echo(f"System admin: {on_off(other.get('is_admin'))}")
+            click.echo(f"Created at: {other.get('created_at')}")
+        if highscores and name:
+            click.echo(render_highscores(api.highscores(name)))
 
 
 @user.command()

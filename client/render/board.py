@@ -3,8 +3,10 @@
 Each square takes 3 columns and each gap between squares 1 column, so a 17x17 board
 with its coordinates is 75 columns wide. Pawns are triangles pointing to their goal
 (North walks south: ``▼``), walls are drawn in the gaps in their owner's colour (neutral
-when the owner is hidden), the border takes the colour of the player to move. Without
-colour pawns are the letters N/E/S/W and walls are ``|`` and ``-``.
+when the owner is hidden), the border takes the colour of the player to move. Markers
+(invisible-walls games) are dashed lines in their owner's colour, heavy dashed where they
+lie over a wall. Without colour pawns are the letters N/E/S/W, walls are ``|`` and ``-``,
+markers ``:`` and ``~~~``, and a marker over a wall ``#``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,12 @@ from client.render.themes import Theme
 
 PAWN_ICONS = {"north": "▼", "east": "◀", "south": "▲", "west": "▶"}
 PAWN_LETTERS = {"north": "N", "east": "E", "south": "S", "west": "W"}
+# MARKER_GLYPHS[colour][on a wall] = (vertical, horizontal): a marker alone is dashed,
+# a marker over a wall (the finished reveal) heavy dashed; without colour ":"/"~" and "#".
+MARKER_GLYPHS = {
+    True: {False: ("┆", "┄"), True: ("╏", "╍")},
+    False: {False: (":", "~"), True: ("#", "#")},
+}
 
 
 def parse_square(text: str) -> tuple[int, int]:
@@ -39,13 +47,26 @@ def pawn_text(seat: str, theme: Theme | None) -> str:
 
 
 class _Grid:
-    """Which owner (seat or None) blocks each edge; ``False`` means no wall."""
+    """Which owner (seat or None) blocks each edge; ``False`` means no wall.
 
-    def __init__(self, size: int, walls: list[dict[str, Any]]):
+    Markers (one edge each: ``e4v`` east of e4, ``e4h`` north of e4) are kept apart and
+    drawn over the walls.
+    """
+
+    def __init__(
+        self, size: int, walls: list[dict[str, Any]], markers: list[dict[str, Any]] | None = None
+    ):
         self.size = size
         self.walls: dict[tuple[int, int, str], str | None] = {}
         for item in walls:
             self.walls[parse_wall(item["wall"])] = item.get("owner")
+        self.markers: dict[tuple[int, int, str], str | None] = {}
+        for item in markers or []:
+            self.markers[parse_wall(item["marker"])] = item.get("owner")
+
+    def marker_at(self, col: int, row: int, orientation: str) -> str | None | bool:
+        key = (col, row, orientation)
+        return self.markers[key] if key in self.markers else False
 
     def wall_at(self, col: int, row: int, orientation: str) -> str | None | bool:
         key = (col, row, orientation)
@@ -65,7 +86,7 @@ class _Grid:
 def render_board(game: dict[str, Any], theme: Theme | None) -> list[str]:
     """The board as lines of text; ``theme=None`` draws it without colour."""
     size = int(game["size"])
-    grid = _Grid(size, game.get("walls") or [])
+    grid = _Grid(size, game.get("walls") or [], game.get("markers") or [])
     pawns = {parse_square(sq): seat for seat, sq in (game.get("pawns") or {}).items()}
     turn = game.get("turn") if game.get("status") == "started" else None
 
@@ -97,7 +118,12 @@ def render_board(game: dict[str, Any], theme: Theme | None) -> list[str]:
                 cells.append(paint(" · " if theme is not None else " . ", None, "grid"))
             if col < size - 1:
                 owner = grid.east_edge(col, row)
-                cells.append(" " if owner is False else paint(vbar, owner))
+                marker = grid.marker_at(col, row, "v")
+                if marker is not False:
+                    glyph = MARKER_GLYPHS[theme is not None][owner is not False][0]
+                    cells.append(paint(glyph, marker))
+                else:
+                    cells.append(" " if owner is False else paint(vbar, owner))
         label = paint(f"{row + 1:>2} ", None, "coords")
         right = paint(f" {row + 1}", None, "coords")
         side = paint(vbar, turn, "border")
@@ -112,9 +138,14 @@ def render_board(game: dict[str, Any], theme: Theme | None) -> list[str]:
 def _gap_line(grid: _Grid, row: int, paint: Any, vbar: str, hbar: str) -> str:
     """The line between ``row`` and ``row + 1``: horizontal walls and wall crossings."""
     parts = []
+    coloured = vbar != "|"
     for col in range(grid.size):
         owner = grid.north_edge(col, row)
-        parts.append("   " if owner is False else paint(hbar * 3, owner))
+        marker = grid.marker_at(col, row, "h")
+        if marker is not False:
+            parts.append(paint(MARKER_GLYPHS[coloured][owner is not False][1] * 3, marker))
+        else:
+            parts.append("   " if owner is False else paint(hbar * 3, owner))
         if col < grid.size - 1:
             vertical = grid.wall_at(col, row, "v")
             horizontal = grid.wall_at(col, row, "h")

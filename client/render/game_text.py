@@ -51,12 +51,45 @@ def seat_marker(seat: str, theme: Theme | None) -> str:
     return theme.seat(PAWN_ICONS[seat], seat, bold=True)
 
 
+def offer_text(offer: dict[str, Any]) -> str:
+    verb = "buy" if offer.get("mode") == "buying" else "sell"
+    private = f" (private, to {offer['partner']})" if offer.get("partner") else ""
+    return f"{offer.get('username')} offers to {verb} a wall{private}"
+
+
+def trading_lines(game: dict[str, Any]) -> list[str]:
+    """The caller's trade balance and the open wall offers it may read."""
+    lines = []
+    if game.get("trade_balance") and game["status"] in ("started", "finished"):
+        lines.append(f"Your trade balance: {game['trade_balance']:+d}")
+    offers = game.get("offers") or []
+    if offers:
+        lines.append("Open offers:")
+        lines.extend(f"  {offer_text(offer)}" for offer in offers)
+    return lines
+
+
+def marker_lines(game: dict[str, Any]) -> list[str]:
+    """The markers the caller sees: its own during play, everyone's once finished."""
+    markers = game.get("markers") or []
+    if not markers:
+        return []
+    if game.get("status") != "finished":
+        return [f"Your markers: {', '.join(m['marker'] for m in markers)}"]
+    by_owner: dict[str, list[str]] = {}
+    for item in markers:
+        by_owner.setdefault(str(item.get("owner")), []).append(item["marker"])
+    return [f"Markers of {owner}: {', '.join(found)}" for owner, found in by_owner.items()]
+
+
 def render_game(game: dict[str, Any], theme: Theme | None, me: str | None = None) -> str:
     """The board followed by the game's details."""
     lines = render_board(game, theme) if game.get("pawns") else []
     lines.append("")
     status = STATUS_LABELS.get(game["status"], game["status"])
     lines.append(f"Game {game['id']} · {status} · revision {game.get('revision', '?')}")
+    if game.get("at") is not None:
+        lines.append(f"The board after action {game['at']} (not the current position)")
     lines.append(f"Variant: {variant_text(game)}")
     extra = f"Private: {yes_no(game.get('private'))} · Game admin: {game.get('admin') or '?'}"
     if game.get("wall_cost") is not None:
@@ -97,6 +130,12 @@ def render_game(game: dict[str, Any], theme: Theme | None, me: str | None = None
         lines.append(f"Turn: {game['turn_username']} ({game.get('turn')}){mine}")
     if game["status"] == "finished":
         lines.append(f"Winner: {game.get('winner') or '?'}")
+        scores = game.get("scores") or {}
+        if scores:
+            ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+            lines.append("Scores: " + ", ".join(f"{name} {score}" for name, score in ranked))
+    lines.extend(trading_lines(game))
+    lines.extend(marker_lines(game))
     actions = (game.get("last_actions") or [])[-LAST_ACTIONS_SHOWN:]
     if actions:
         lines.append("Last actions:")

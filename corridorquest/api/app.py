@@ -17,7 +17,7 @@ from sanic import Blueprint, Sanic
 from sanic_ext import Config
 
 from corridorquest import __version__
-from corridorquest.api import games, server, sessions, users
+from corridorquest.api import games, markers, messages, scores, server, sessions, trading, users
 from corridorquest.api.errors import install_error_handler
 from corridorquest.security.https_check import install_https_check
 from corridorquest.services.context import ServiceContext
@@ -34,6 +34,11 @@ _app_numbers = itertools.count(1)
 BLUEPRINTS: list[Blueprint] = [
     server.bp,
     games.bp,
+    markers.bp,
+    scores.bp,
+    trading.bp,
+    messages.bp,
+    messages.admin_bp,
     users.bp,
     sessions.bp,
     sessions.verifications_bp,

@@ -68,6 +68,12 @@ class ShowQuery(BaseModel):
     invitation_code: str | None = Field(None, max_length=64)
 
 
+class PositionQuery(ShowQuery):
+    at: int | None = Field(
+        None, ge=0, le=100_000, description="the board after this many actions (0: the start)"
+    )
+
+
 class RevisionQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
     base_revision: int | None = None
@@ -85,12 +91,26 @@ class WallOut(BaseModel):
     owner: SeatName | None
 
 
+class MarkerOut(BaseModel):
+    marker: str
+    owner: SeatName
+
+
 class ActionOut(BaseModel):
     n: int
     seat: SeatName | None
     username: str | None
     type: Literal["move", "jump", "wall"]
     notation: str | None
+    at: str | None
+
+
+
+class OfferOut(BaseModel):
+    id: int
+    username: str
+    mode: Literal["buying", "selling"]
+    partner: str | None = Field(None, description="set for a private offer")
     at: str | None
 
 
@@ -112,7 +132,13 @@ class GameOut(BaseModel):
     winner: str | None
     pawns: dict[str, str]
     walls: list[WallOut]
+    markers: list[MarkerOut] = Field(default_factory=list)
+    at: int | None = Field(None, description="set when this is the board at an earlier action")
     wall_cost: int
+    offers: list[OfferOut] = Field(
+        default_factory=list, description="open wall offers the caller may read"
+    )
+    trade_balance: int | None = Field(None, description="the caller's own (null: not a player)")
     last_actions: list[ActionOut]
     scores: dict[str, int]
     cancel_reason: str | None

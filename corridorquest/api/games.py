@@ -17,11 +17,12 @@ from corridorquest.api.game_schemas import (
     JoinIn,
     ListQuery,
     NewGameIn,
+    PositionQuery,
     RevisionQuery,
     ShowQuery,
 )
 from corridorquest.api.validation import check_text, parse_body, parse_query
-from corridorquest.services import game_list, games, play
+from corridorquest.services import game_list, games, play, positions
 from corridorquest.services.game_access import not_found
 from corridorquest.services.games import GameOptions, WriteResult
 
@@ -84,11 +85,23 @@ async def list_games(request: Request) -> HTTPResponse:
 
 
 @bp.get("/<game_id:int>")
-@documented("The game as the caller may see it", tag=TAG, ok=(200, GameOut), errors=(404,))
+@documented(
+    "The game as the caller may see it (?at=N: the board after N actions)",
+    tag=TAG,
+    ok=(200, GameOut),
+    errors=(404, 409, 422),
+)
 @openapi.parameter("invitation_code", str, "query", description="to see a private game")
+@openapi.parameter("at", int, "query", description="the board after this many actions")
 async def show(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)
-    query = parse_query(request, ShowQuery)
+    query = parse_query(request, PositionQuery)
+    if query.at is not None:
+        return json(
+            await positions.show_position(
+                services(request), user, checked_id(game_id), query.at, query.invitation_code
+            )
+        )
     view = await games.show_game(
         services(request), user, checked_id(game_id), query.invitation_code
     )

@@ -23,6 +23,13 @@ from corridorquest.engine.geometry import (
     start_square,
     wall_cost,
 )
+from corridorquest.engine.markers import (
+    Marker,
+    format_marker,
+    is_under,
+    markers_under,
+    parse_marker,
+)
 from corridorquest.engine.notation import (
     format_square,
     format_wall,
@@ -45,6 +52,7 @@ __all__ = [
     "GameRecord",
     "GameState",
     "IllegalActionError",
+    "Marker",
     "NotationError",
     "PlaceWall",
     "ReplayError",
@@ -57,11 +65,15 @@ __all__ = [
     "check_variant",
     "divide",
     "format_action",
+    "format_marker",
     "format_square",
     "format_wall",
     "initial_walls",
     "is_goal",
+    "is_under",
+    "markers_under",
     "parse_direction",
+    "parse_marker",
     "parse_square",
     "parse_wall",
     "perft",

@@ -42,5 +42,8 @@ class ServiceContext:
         return await loop.run_in_executor(None, functools.partial(fn, *args, **kwargs))
 
     async def close(self) -> None:
+        """Shut down: let subscribers finish, give queued mail a few seconds, close the DB."""
         await self.bus.drain()
+        await self.outbox.drain(timeout=5)
+        await self.outbox.close()
         self.store.close()

@@ -1,11 +1,7 @@
 """A game and its history as one user may see them (hidden information stays hidden).
 
-SPEC §4, during play (everything is revealed once the game is finished):
-- masked: walls shown without owner; walls left hidden (a player sees its own count);
-  history wall entries name no seat or player.
-- invisible: a player sees only its own walls; non-players see no walls; the history
-  shows an opponent's wall as placed, without where; distances are hidden (they would
-  tell where the invisible walls are).
+What is hidden in which mode is decided in ONE place, `services.visibility`; this module
+only assembles the JSON of docs/api.md from what a `Visibility` lets through.
 """
 
 from __future__ import annotations
@@ -15,8 +11,10 @@ from typing import Any
 
 from corridorquest.engine import CLOCKWISE, Seat, wall_cost
 from corridorquest.services.game_access import LoadedGame
+from corridorquest.services.offer_views import offers_view
+from corridorquest.services.visibility import Visibility, markers_view
 from corridorquest.store import fast
-from corridorquest.store.models import GameAction, User
+from corridorquest.store.models import GameAction, GameMarker, User
 
 LAST_ACTIONS = 5
 
@@ -25,15 +23,14 @@ def iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _revealed(loaded: LoadedGame) -> bool:
-    return loaded.game.status == "finished"
+def visibility_for(loaded: LoadedGame, viewer_id: int) -> Visibility:
+    return Visibility.of(loaded.game, loaded.seat_of(viewer_id))
 
 
 def action_view(
     loaded: LoadedGame, row: GameAction, viewer_seat: Seat | None, usernames: dict[int, str]
 ) -> dict[str, Any]:
     """One history entry as the viewer may see it."""
-    game = loaded.game
     entry: dict[str, Any] = {
         "n": row.n,
         "seat": row.seat,
@@ -42,15 +39,7 @@ def action_view(
         "notation": row.notation,
         "at": iso(row.at),
     }
-    if row.type != "wall" or _revealed(loaded):
-        return entry
-    own = viewer_seat is not None and row.seat == viewer_seat.value
-    if game.invisible and not own:
-        entry["notation"] = None
-    if game.masked and not own:
-        entry["seat"] = None
-        entry["username"] = None
-    return entry
+    return Visibility.of(loaded.game, viewer_seat).history_entry(entry)
 
 
 def history_view(
@@ -65,49 +54,57 @@ def history_view(
     return [action_view(loaded, row, seat, usernames) for row in rows]
 
 
-def _walls_view(loaded: LoadedGame, viewer_seat: Seat | None) -> list[dict[str, Any]]:
+def _walls_view(loaded: LoadedGame, visibility: Visibility) -> list[dict[str, Any]]:
+    return [] if loaded.state is None else visibility.walls(loaded.state)
+
+
+def _seats_view(loaded: LoadedGame, visibility: Visibility) -> list[dict[str, Any]]:
     state = loaded.state
     if state is None:
         return []
-    game = loaded.game
-    revealed = _revealed(loaded)
-    walls = []
-    for wall, owner in state.walls:
-        own = viewer_seat is owner
-        if game.invisible and not revealed and not own:
-            continue
-        hide_owner = game.masked and not revealed and not own
-        walls.append({"wall": str(wall), "owner": None if hide_owner else owner.value})
-    return walls
-
-
-def _seats_view(loaded: LoadedGame, viewer_seat: Seat | None) -> list[dict[str, Any]]:
-    state = loaded.state
-    if state is None:
-        return []
-    game = loaded.game
-    revealed = _revealed(loaded)
     seats = []
     for seat in CLOCKWISE:
         if seat not in state.seats:
             continue
         user = loaded.user_at(seat)
-        own = viewer_seat is seat
-        walls_left: int | None = state.walls_left[seat]
-        if game.masked and not revealed and not own:
-            walls_left = None
-        distance: int | None = state.distance(seat)
-        if game.invisible and not revealed:
-            distance = None
         seats.append(
             {
                 "seat": seat.value,
                 "username": user.username if user is not None else None,
-                "walls_left": walls_left,
-                "distance": distance,
+                "walls_left": visibility.walls_left(state.walls_left[seat]),
+                "distance": visibility.distance(state, seat),
             }
         )
     return seats
+
+
+def markers_of(loaded: LoadedGame, visibility: Visibility) -> list[dict[str, Any]]:
+    """The markers the viewer may see (invisible-walls games only; own ones during play)."""
+    game = loaded.game
+    if not game.invisible or game.status == "waiting":
+        return []
+    seats = {p.user_id: Seat(p.seat) for p in loaded.players if p.seat}
+    query = GameMarker.select(GameMarker.user, GameMarker.notation).where(
+        GameMarker.game == game.id
+    )
+    if not visibility.revealed:
+        mine = [uid for uid, seat in seats.items() if visibility.own(seat)]
+        if not mine:
+            return []
+        query = query.where(GameMarker.user == mine[0])
+    rows = [
+        (row.notation, seats[row.user_id])
+        for row in query.order_by(GameMarker.id)
+        if row.user_id in seats
+    ]
+    return markers_view(visibility, rows)
+
+
+
+def _own_trade_balance(loaded: LoadedGame, viewer_id: int) -> int | None:
+    """The viewer's own trade balance (others' would tell wall counts in masked games)."""
+    player = loaded.player_of(viewer_id)
+    return player.trade_balance if player is not None else None
 
 
 def game_view(
@@ -116,7 +113,7 @@ def game_view(
     """The game as `viewer_id` may see it (docs/api.md, Games)."""
     game = loaded.game
     state = loaded.state
-    viewer_seat = loaded.seat_of(viewer_id)
+    visibility = visibility_for(loaded, viewer_id)
     is_player = loaded.is_player(viewer_id)
     turn = state.turn if state is not None and game.status == "started" else None
     turn_user = loaded.user_at(turn) if turn is not None else None
@@ -139,14 +136,17 @@ def game_view(
         "private": game.private,
         "admin": admin_name,
         "invitation_code": game.invitation_code if is_player else None,
-        "seats": _seats_view(loaded, viewer_seat),
+        "seats": _seats_view(loaded, visibility),
         "waiting_players": loaded.usernames if game.status == "waiting" else [],
         "turn": turn.value if turn is not None else None,
         "turn_username": turn_user.username if turn_user is not None else None,
         "winner": winner.username if winner is not None else None,
         "pawns": {s.value: str(sq) for s, sq in state.pawns.items()} if state else {},
-        "walls": _walls_view(loaded, viewer_seat),
+        "walls": _walls_view(loaded, visibility),
+        "markers": markers_of(loaded, visibility),
         "wall_cost": wall_cost(game.size, game.players),
+        "offers": offers_view(loaded, viewer_id),
+        "trade_balance": _own_trade_balance(loaded, viewer_id),
         "last_actions": history_view(loaded, last_actions, viewer_id),
         "scores": {p.user.username: p.score for p in loaded.players if p.score is not None},
         "cancel_reason": game.cancel_reason,

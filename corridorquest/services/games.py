@@ -24,7 +24,7 @@ from corridorquest.events import (
     PlayerLeft,
     PlayersInvited,
 )
-from corridorquest.services import idempotency, invitations
+from corridorquest.services import idempotency, invitations, system_messages
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -141,7 +141,9 @@ async def run_write(
 
     def transaction() -> tuple[int, Any]:
         events.clear()
-        return idempotency.once(user.id, key, scope, lambda: write(events))
+        answer = idempotency.once(user.id, key, scope, lambda: write(events))
+        system_messages.record_events(events)  # SPEC §8, in the same transaction
+        return answer
 
     try:
         status, body = await ctx.store.transaction(transaction)

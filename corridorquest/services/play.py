@@ -20,6 +20,7 @@ from corridorquest.engine import (
     score_game,
 )
 from corridorquest.events import ActionPlayed, Event, GameFinished
+from corridorquest.services import markers
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Unprocessable
@@ -30,7 +31,7 @@ from corridorquest.services.game_access import (
     require_player,
     require_status,
 )
-from corridorquest.services.game_views import game_view, history_view
+from corridorquest.services.game_views import game_view, history_view, visibility_for
 from corridorquest.services.games import WriteResult, run_write
 from corridorquest.store import fast
 from corridorquest.store.models import GameAction, GamePlayer, utcnow
@@ -105,7 +106,9 @@ async def play(
         except NotationError as error:
             raise Unprocessable("invalid_notation", str(error)) from None
         except IllegalActionError as error:
-            raise Unprocessable("illegal_action", str(error)) from None
+            # a bump into an invisible wall says a wall is there, never which one
+            message = visibility_for(loaded, user.id).safe_message(str(error), state)
+            raise Unprocessable("illegal_action", message) from None
         now = utcnow()
         action_type = (
             "wall" if isinstance(action, PlaceWall) else ("jump" if action.jump else "move")
@@ -120,6 +123,8 @@ async def play(
             notation=format_action(action),
             at=now,
         )
+        if isinstance(action, PlaceWall) and game.invisible:
+            markers.remove_under_wall(game.id, user.id, action.wall, game.size)
         loaded.save_state()
         game.revision += 1
         passed: list[int] = []

@@ -18,7 +18,14 @@ from collections.abc import Callable
 import peewee as pw
 from playhouse.migrate import PostgresqlMigrator, SchemaMigrator, SqliteMigrator, migrate
 
-from corridorquest.store.models import ALL_MODELS, SchemaVersion
+from corridorquest.store.models import (
+    ALL_MODELS,
+    GameMarker,
+    GameMessage,
+    MessageMute,
+    SchemaVersion,
+    WallOffer,
+)
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +38,18 @@ def _initial_schema(db: pw.Database) -> None:
     db.create_tables(ALL_MODELS, safe=True)
 
 
+def _markers(db: pw.Database) -> None:
+    db.create_tables([GameMarker], safe=True)
+
+
+def _trading_and_messages(db: pw.Database) -> None:
+    db.create_tables([WallOffer, GameMessage, MessageMute], safe=True)
+
+
 STEPS: list[Step] = [
     (1, "initial schema: users, sessions, verifications, games, actions", _initial_schema),
+    (2, "markers of invisible-walls games", _markers),
+    (3, "wall offers, game messages, message mutes", _trading_and_messages),
 ]
 
 
@@ -56,7 +73,7 @@ def current_version(db: pw.Database) -> int:
 
 
 def latest_version() -> int:
-    return STEPS[-1][0]
+    return max(number for number, _, _ in STEPS)
 
 
 def migrate_database(db: pw.Database) -> list[int]:

@@ -141,6 +141,20 @@ class GameAction(BaseModel):
         indexes = ((("game", "n"), True),)
 
 
+class GameMarker(BaseModel):
+    """A player's marker (SPEC §4: one edge, e.g. e4v) in an invisible-walls game."""
+
+    game_id: int
+    user_id: int
+    game = pw.ForeignKeyField(Game, backref="marker_rows", on_delete="CASCADE")
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    notation = pw.CharField(max_length=8)  # canonical: e4v, e4h
+    created_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "user", "notation"), True),)
+
+
 class IdempotentResponse(BaseModel):
     """The first answer to a write that carried an Idempotency-Key, per user."""
 
@@ -163,6 +177,63 @@ class ServerValue(BaseModel):
     value = pw.TextField()
 
 
+class WallOffer(BaseModel):
+    """An offer to buy or sell one wall (SPEC §5); at most one open offer per player per game."""
+
+    game_id: int
+    user_id: int
+    partner_id: int | None
+    traded_with_id: int | None
+    game = pw.ForeignKeyField(Game, backref="offer_rows", on_delete="CASCADE")
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    mode = pw.CharField(max_length=8)  # buying | selling
+    partner = pw.ForeignKeyField(User, null=True, backref="+", on_delete="CASCADE")
+    status = pw.CharField(max_length=12, default="open")  # open | withdrawn | traded
+    traded_with = pw.ForeignKeyField(User, null=True, backref="+", on_delete="SET NULL")
+    created_at = pw.DateTimeField(default=utcnow)
+    closed_at = pw.DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("game", "user", "status"), False),)
+
+
+class GameMessage(BaseModel):
+    """A game message (SPEC §8): a system message, a player's broadcast or a DM.
+
+    `recipient` set: only the sender and the recipient read it (a DM, or a system message
+    about a private offer). `detail` set: the sender (and everyone once the game is
+    finished) reads `detail` instead of `text` (an invisible wall's square).
+    """
+
+    game_id: int
+    sender_id: int | None
+    recipient_id: int | None
+    game = pw.ForeignKeyField(Game, backref="message_rows", on_delete="CASCADE")
+    kind = pw.CharField(max_length=8)  # system | player
+    sender = pw.ForeignKeyField(User, null=True, backref="+", on_delete="CASCADE")
+    recipient = pw.ForeignKeyField(User, null=True, backref="+", on_delete="CASCADE")
+    text = pw.TextField()
+    detail = pw.TextField(null=True)
+    at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "sender", "kind"), False),)
+
+
+class MessageMute(BaseModel):
+    """`user` does not want to read `muted`'s messages in `game`."""
+
+    game_id: int
+    user_id: int
+    muted_id: int
+    game = pw.ForeignKeyField(Game, backref="+", on_delete="CASCADE")
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    muted = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+
+    class Meta:
+        indexes = ((("game", "user", "muted"), True),)
+
+
 class SchemaVersion(BaseModel):
     version = pw.IntegerField(primary_key=True)
     description = pw.TextField()
@@ -177,6 +248,10 @@ ALL_MODELS: list[type[BaseModel]] = [
     Game,
     GamePlayer,
     GameAction,
+    GameMarker,
     IdempotentResponse,
     ServerValue,
+    WallOffer,
+    GameMessage,
+    MessageMute,
 ]

@@ -1,0 +1,271 @@
+"""Game messages (SPEC §8): broadcasts, DMs, the per-player limit, mute, reading, admin broadcasts.
+
+Who reads what:
+- a player: every system message and broadcast, and its own DMs (sent or received);
+  messages of players it muted in the game are left out (system messages never are);
+- a non-player: system messages and broadcasts of public games only (a private game
+  that the caller may not see is 404; one it may see, as a system admin, lists nothing);
+- a system message about a private offer or trade is read by its two players only.
+
+Writing a message never changes the game's revision (it is not game state). A player
+writes at most MESSAGE_LIMIT messages per game (the `message_limit` server value, when an
+administrator set one, wins over the setting): over it, 409 `message_limit_reached` and
+nothing is stored. System messages are written by `system_messages`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from corridorquest.events import Event, GameEvent
+from corridorquest.services import idempotency
+from corridorquest.services.auth import CurrentUser
+from corridorquest.services.context import ServiceContext
+from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
+from corridorquest.services.game_access import LoadedGame, load_visible, require_player
+from corridorquest.services.game_views import iso
+from corridorquest.services.server import get_value
+from corridorquest.services.system_messages import PLAYER, SYSTEM, add_system
+from corridorquest.store.models import Game, GameMessage, MessageMute, User, utcnow
+
+MAX_TEXT = 500
+ADMIN_PREFIX = "Message from the administrators: "
+
+
+@dataclass(frozen=True)
+class MessagePosted(GameEvent):
+    """A player wrote a message (recipient_id: a DM). For notifications."""
+
+    message_id: int
+    sender_id: int
+    recipient_id: int | None
+
+
+@dataclass(frozen=True)
+class AdminBroadcast(Event):
+    """An administrator's system message went to these games."""
+
+    game_ids: tuple[int, ...]
+    text: str
+
+
+def checked_text(text: str) -> str:
+    text = text.strip()
+    if not text:
+        raise Unprocessable("invalid_message", "a message needs some text")
+    if len(text) > MAX_TEXT:
+        raise Unprocessable("invalid_message", f"a message has at most {MAX_TEXT} characters")
+    return text
+
+
+def message_limit(default: int) -> int:
+    """Messages a player may write per game (inside a transaction)."""
+    value = get_value("message_limit")
+    if value is not None and value.strip().isdigit():
+        return int(value)
+    return default
+
+
+def _player_user(loaded: LoadedGame, username: str, role: str) -> User:
+    """A player of the game by username: 404 for an unknown user, 422 for a non-player."""
+    user = User.find_by_name(username)
+    if user is None:
+        raise NotFound("user_not_found", f"no user {username}")
+    if not loaded.is_player(user.id):
+        raise Unprocessable(
+            "not_a_player_of_game",
+            f"{user.username} is not a player of game {loaded.game.id}: {role}",
+        )
+    return user
+
+
+def _muted_ids(game_id: int, user_id: int) -> set[int]:
+    query = MessageMute.select(MessageMute.muted).where(
+        (MessageMute.game == game_id) & (MessageMute.user == user_id)
+    )
+    return {row.muted_id for row in query}
+
+
+def _usernames(loaded: LoadedGame, ids: set[int]) -> dict[int, str]:
+    names = {p.user_id: p.user.username for p in loaded.players}
+    missing = ids - names.keys()
+    if missing:
+        for user in User.select(User.id, User.username).where(User.id.in_(list(missing))):
+            names[user.id] = user.username
+    return names
+
+
+def message_view(
+    row: GameMessage, names: dict[int, str], viewer_id: int, revealed: bool
+) -> dict[str, Any]:
+    """One message as `viewer_id` reads it (docs/api.md, Messages)."""
+    if row.kind == SYSTEM:
+        kind = "system"
+        sender = None
+        text = row.detail if row.detail and (revealed or row.sender_id == viewer_id) else row.text
+    else:
+        kind = "dm" if row.recipient_id is not None else "broadcast"
+        sender = names.get(row.sender_id) if row.sender_id is not None else None
+        text = row.text
+    recipient = names.get(row.recipient_id) if row.recipient_id is not None else None
+    return {"id": row.id, "at": iso(row.at), "kind": kind, "from": sender, "to": recipient,
+            "text": text}
+
+
+def readable_messages(loaded: LoadedGame, viewer_id: int, after: int = 0) -> list[dict[str, Any]]:
+    """The game's messages `viewer_id` may read, oldest first (inside a transaction)."""
+    game = loaded.game
+    is_player = loaded.is_player(viewer_id)
+    if not is_player and game.private:
+        return []
+    query = GameMessage.select().where((GameMessage.game == game.id) & (GameMessage.id > after))
+    if is_player:
+        mine = (GameMessage.sender == viewer_id) | (GameMessage.recipient == viewer_id)
+        query = query.where(GameMessage.recipient.is_null() | mine)
+        muted = _muted_ids(game.id, viewer_id)
+        if muted:
+            query = query.where(
+                (GameMessage.kind == SYSTEM) | GameMessage.sender.not_in(list(muted))
+            )
+    else:
+        query = query.where(GameMessage.recipient.is_null())
+    rows = list(query.order_by(GameMessage.id))
+    ids = {i for row in rows for i in (row.sender_id, row.recipient_id) if i is not None}
+    names = _usernames(loaded, ids)
+    revealed = game.status == "finished"
+    return [message_view(row, names, viewer_id, revealed) for row in rows]
+
+
+async def list_messages(
+    ctx: ServiceContext,
+    user: CurrentUser,
+    game_id: int,
+    after: int = 0,
+    invitation_code: str | None = None,
+) -> dict[str, Any]:
+    def read() -> dict[str, Any]:
+        loaded = load_visible(game_id, user, invitation_code)
+        messages = readable_messages(loaded, user.id, after)
+        muted = _muted_ids(game_id, user.id) if loaded.is_player(user.id) else set()
+        names = _usernames(loaded, muted)
+        return {"messages": messages, "muted": sorted(names[i] for i in muted)}
+
+    return await ctx.store.transaction(read)
+
+
+async def send_message(
+    ctx: ServiceContext,
+    user: CurrentUser,
+    game_id: int,
+    text: str,
+    to: str | None = None,
+    key: str | None = None,
+) -> dict[str, Any]:
+    """A player's broadcast (`to` None) or DM to another player of the game."""
+    text = checked_text(text)
+    key = idempotency.check_key(key)
+    events: list[Event] = []
+
+    def write() -> tuple[int, dict[str, Any]]:
+        events.clear()
+        loaded = load_visible(game_id, user, lock=True)
+        require_player(loaded, user)
+        if loaded.game.status == "cancelled":
+            raise Conflict("game_cancelled", f"game {game_id} is cancelled")
+        recipient = None
+        if to is not None:
+            recipient = _player_user(loaded, to, "a DM goes to a player of the game")
+            if recipient.id == user.id:
+                raise Unprocessable("invalid_recipient", "you cannot send a DM to yourself")
+        limit = message_limit(ctx.settings.message_limit)
+        sent = (
+            GameMessage.select()
+            .where(
+                (GameMessage.game == game_id)
+                & (GameMessage.sender == user.id)
+                & (GameMessage.kind == PLAYER)
+            )
+            .count()
+        )
+        if sent >= limit:
+            raise Conflict(
+                "message_limit_reached",
+                f"you have written {sent} messages in game {game_id}; the limit is {limit}",
+                limit=limit,
+            )
+        row = GameMessage.create(
+            game=game_id,
+            kind=PLAYER,
+            sender=user.id,
+            recipient=recipient.id if recipient else None,
+            text=text,
+            at=utcnow(),
+        )
+        events.append(
+            MessagePosted(
+                game_id=game_id,
+                revision=loaded.game.revision,
+                message_id=row.id,
+                sender_id=user.id,
+                recipient_id=row.recipient_id,
+            )
+        )
+        names = _usernames(loaded, {user.id} | ({recipient.id} if recipient else set()))
+        return 201, message_view(row, names, user.id, False)
+
+    scope = f"POST /games/{game_id}/messages"
+    _, body = await ctx.store.transaction(lambda: idempotency.once(user.id, key, scope, write))
+    for event in events:
+        ctx.bus.publish(event)
+    return dict(body)
+
+
+async def set_mute(
+    ctx: ServiceContext, user: CurrentUser, game_id: int, username: str, muted: bool
+) -> dict[str, Any]:
+    """Mute (or unmute) another player's messages for the caller in one game."""
+
+    def write() -> dict[str, Any]:
+        loaded = load_visible(game_id, user)
+        require_player(loaded, user)
+        target = _player_user(loaded, username, "only players of the game can be muted")
+        if target.id == user.id:
+            raise Unprocessable("invalid_mute", "you cannot mute yourself")
+        match = (
+            (MessageMute.game == game_id)
+            & (MessageMute.user == user.id)
+            & (MessageMute.muted == target.id)
+        )
+        exists = MessageMute.select().where(match).exists()
+        if muted and not exists:
+            MessageMute.create(game=game_id, user=user.id, muted=target.id)
+        elif not muted and exists:
+            MessageMute.delete().where(match).execute()
+        ids = _muted_ids(game_id, user.id)
+        names = _usernames(loaded, ids)
+        return {"muted": sorted(names[i] for i in ids)}
+
+    return await ctx.store.transaction(write)
+
+
+async def admin_broadcast(ctx: ServiceContext, user: CurrentUser, text: str) -> dict[str, Any]:
+    """A system message from the administrators to every Waiting and Started game."""
+    if not user.is_admin:
+        raise Forbidden("not_admin", "only system administrators may broadcast")
+    text = checked_text(text)
+
+    def write() -> list[int]:
+        ids = [
+            game.id
+            for game in Game.select(Game.id)
+            .where(Game.status.in_(["waiting", "started"]))
+            .order_by(Game.id)
+        ]
+        for game_id in ids:
+            add_system(game_id, ADMIN_PREFIX + text)
+        return ids
+
+    game_ids = await ctx.store.transaction(write)
+    ctx.bus.publish(AdminBroadcast(game_ids=tuple(game_ids), text=text))
+    return {"games": game_ids, "text": ADMIN_PREFIX + text}

@@ -1,0 +1,182 @@
+"""System messages (SPEC §8): one for every state change and action of a game.
+
+They are written inside the transaction of the change they describe, so nothing that
+was acknowledged is ever missing from a game's messages. `record_events` is the one hook
+for the lifecycle and play (`games.run_write` calls it with the events of every write);
+trading writes its own through `add_system`.
+
+What a message may say follows SPEC §4: no message for a wall placement in a masked
+game; in an invisible game the placing player reads "alice placed wall c3h" (`detail`),
+everybody else "alice placed a wall" (`text`) until the game is finished. Messages never
+state how many walls someone has left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from corridorquest.engine import CLOCKWISE, Seat
+from corridorquest.events import (
+    ActionPlayed,
+    Event,
+    GameCancelled,
+    GameChanged,
+    GameCreated,
+    GameEvent,
+    GameFinished,
+    GameStarted,
+    PlayerJoined,
+    PlayerLeft,
+    PlayersInvited,
+)
+from corridorquest.services.game_access import load_game
+from corridorquest.store import fast
+from corridorquest.store.models import Game, GameMessage, User, utcnow
+
+SYSTEM = "system"
+PLAYER = "player"
+
+# (text everybody reads, the user it is about, the detail only that user reads)
+Line = tuple[str, int | None, str | None]
+
+
+def add_system(
+    game_id: int,
+    text: str,
+    *,
+    about: int | None = None,
+    to: int | None = None,
+    detail: str | None = None,
+) -> None:
+    """Write a system message (inside the caller's transaction).
+
+    `to`: only `about` and `to` read it (a private offer or trade). `detail`: what `about`
+    (and everybody once the game is finished) reads instead of `text`.
+    """
+    fast.insert(
+        GameMessage,
+        game=game_id,
+        kind=SYSTEM,
+        sender=about,
+        recipient=to,
+        text=text,
+        detail=detail,
+        at=utcnow(),
+    )
+
+
+class _Names:
+    """Usernames by user id, looked up once per transaction."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, str] = {}
+
+    def __call__(self, user_id: int | None) -> str:
+        if user_id is None:
+            return "someone"
+        if user_id not in self._known:
+            found = fast.select(User, 't."id" = ?', (user_id,))
+            self._known[user_id] = found[0].username if found else "a former player"
+        return self._known[user_id]
+
+
+def _on_off(value: bool) -> str:
+    return "on" if value else "off"
+
+
+def _variant(game: Game) -> str:
+    modes = [name for name, on in (("masked walls", game.masked),
+                                   ("invisible walls", game.invisible),
+                                   ("private", game.private)) if on]
+    extra = f", {', '.join(modes)}" if modes else ""
+    return f"{game.size}x{game.size}, {game.players} players{extra}"
+
+
+def _changed(game: Game, names: Iterable[str]) -> str:
+    parts = []
+    for name in names:
+        if name == "players":
+            parts.append(f"{game.players} players")
+        elif name == "size":
+            parts.append(f"board size {game.size}x{game.size}")
+        elif name in ("masked", "invisible"):
+            parts.append(f"{name} walls {_on_off(getattr(game, name))}")
+        elif name == "private":
+            parts.append(f"private {_on_off(game.private)}")
+        elif name == "invitation_code":
+            parts.append("an invitation code")
+    return ", ".join(parts) or "nothing"
+
+
+def _started(game: Game, event: GameStarted, name: _Names) -> str:
+    loaded = load_game(game.id)
+    seats = []
+    for seat in CLOCKWISE:
+        user = loaded.user_at(seat)
+        if user is not None:
+            seats.append(f"{user.username} plays {seat.title}")
+    return f"The game started: {', '.join(seats)}. {name(event.first_user_id)} moves first."
+
+
+def _action(game: Game, event: ActionPlayed, name: _Names) -> list[Line]:
+    who = f"{name(event.user_id)} ({Seat(event.seat).title})"
+    lines: list[Line] = []
+    if event.type == "wall":
+        if game.masked:
+            pass  # SPEC §4: a masked game has no message for a wall placement
+        elif game.invisible:
+            lines.append(
+                (f"{who} placed a wall", event.user_id, f"{who} placed wall {event.notation}")
+            )
+        else:
+            lines.append((f"{who} placed wall {event.notation}", None, None))
+    else:
+        verb = "jumped" if event.type == "jump" else "moved"
+        lines.append((f"{who} {verb} to {event.notation}", None, None))
+    for passed in event.passed_user_ids:
+        lines.append((f"{name(passed)} has no legal action and passes", None, None))
+    return lines
+
+
+def describe(event: GameEvent, game: Game, name: _Names) -> list[Line]:
+    """The system messages of one event (none for events that are not game changes)."""
+    if isinstance(event, GameCreated):
+        return [(f"{name(event.admin_id)} created the game ({_variant(game)})", None, None)]
+    if isinstance(event, PlayersInvited):
+        count = len(event.invitee_ids)
+        users = "user" if count == 1 else "users"
+        return [(f"{name(event.inviter_id)} invited {count} {users} by e-mail", None, None)]
+    if isinstance(event, PlayerJoined):
+        return [(f"{name(event.user_id)} joined the game", None, None)]
+    if isinstance(event, PlayerLeft):
+        return [(f"{name(event.user_id)} left the game", None, None)]
+    if isinstance(event, GameChanged):
+        return [(f"The game admin changed the game: {_changed(game, event.changed)}", None, None)]
+    if isinstance(event, GameStarted):
+        return [(_started(game, event, name), None, None)]
+    if isinstance(event, ActionPlayed):
+        return _action(game, event, name)
+    if isinstance(event, GameFinished):
+        ranking = sorted(event.scores.items(), key=lambda item: -item[1])
+        scores = ", ".join(f"{name(user_id)} {score}" for user_id, score in ranking)
+        return [(f"{name(event.winner_id)} won the game. Scores: {scores}", None, None)]
+    if isinstance(event, GameCancelled):
+        return [(f"The game was cancelled: {event.reason}", None, None)]
+    return []
+
+
+def record_events(events: Sequence[Event]) -> None:
+    """Write the system messages of a write's events (inside its transaction)."""
+    games: dict[int, Game] = {}
+    name = _Names()
+    for event in events:
+        if not isinstance(event, GameEvent):
+            continue
+        game = games.get(event.game_id)
+        if game is None:
+            found = fast.select(Game, 't."id" = ?', (event.game_id,))
+            if not found:
+                continue
+            game = games[event.game_id] = found[0]
+        for text, about, detail in describe(event, game, name):
+            add_system(event.game_id, text, about=about, detail=detail)

@@ -1,0 +1,146 @@
+"""What one viewer may see of a game (SPEC §4): the ONE place that decides it.
+
+During play (everything is revealed once the game is finished; a cancelled game never is):
+- masked: every wall looks alike (owner null, also one's own), every walls-left count is
+  null (also one's own), and history wall entries name no seat or player;
+- invisible: a player sees only its own walls and markers; a non-player sees only the
+  pawns; an opponent's wall shows in the history without where (notation null); the
+  distances are null (they would tell where the invisible walls are);
+- both: both rules.
+
+Game views (`game_views.py`), the history, legal actions and illegal-action messages all
+ask a `Visibility`; nothing else decides what is hidden.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from corridorquest.engine import GameState, Seat, Wall, is_under, parse_marker
+
+_WALL_TEXT = re.compile(r"\b[a-z]\d{1,2}[hv]\b")
+_NAMED_WALL = re.compile(r"\bwall ([a-z]\d{1,2}[hv])\b")
+
+
+@dataclass(frozen=True)
+class Visibility:
+    """The rules of one game (its modes and status) as seen by one viewer."""
+
+    masked: bool
+    invisible: bool
+    revealed: bool  # the game is finished: nothing is hidden any more
+    viewer_seat: Seat | None  # None: the viewer is not a seated player
+
+    @classmethod
+    def of(cls, game: Any, viewer_seat: Seat | None) -> Visibility:
+        """For a `Game` row (or anything with masked, invisible and status)."""
+        return cls(
+            masked=bool(game.masked),
+            invisible=bool(game.invisible),
+            revealed=game.status == "finished",
+            viewer_seat=viewer_seat,
+        )
+
+    @property
+    def hides_owners(self) -> bool:
+        return self.masked and not self.revealed
+
+    @property
+    def hides_others_walls(self) -> bool:
+        return self.invisible and not self.revealed
+
+    def own(self, seat: Seat | str | None) -> bool:
+        if seat is None or self.viewer_seat is None:
+            return False
+        return Seat(seat) is self.viewer_seat
+
+    # -- the board ------------------------------------------------------------------------
+
+    def sees_wall(self, owner: Seat) -> bool:
+        return not self.hides_others_walls or self.own(owner)
+
+    def walls(self, state: GameState) -> list[dict[str, Any]]:
+        """The walls on the board this viewer may see, with their owners where allowed."""
+        return [
+            {"wall": str(wall), "owner": None if self.hides_owners else owner.value}
+            for wall, owner in state.walls
+            if self.sees_wall(owner)
+        ]
+
+    def hidden_walls(self, state: GameState) -> list[Wall]:
+        """The walls on the board this viewer may not know about."""
+        return [wall for wall, owner in state.walls if not self.sees_wall(owner)]
+
+    def walls_left(self, count: int) -> int | None:
+        return None if self.hides_owners else count
+
+    def distance(self, state: GameState, seat: Seat) -> int | None:
+        return None if self.hides_others_walls else state.distance(seat)
+
+    def sees_marker(self, owner: Seat | str) -> bool:
+        return self.revealed or self.own(owner)
+
+    # -- the history ----------------------------------------------------------------------
+
+    def history_entry(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """One history entry `{"n", "seat", "username", "type", "notation", "at"}`."""
+        if entry["type"] != "wall" or self.revealed:
+            return entry
+        seen = dict(entry)
+        if self.invisible and not self.own(entry["seat"]):
+            seen["notation"] = None
+        if self.masked:
+            seen["seat"] = None
+            seen["username"] = None
+        return seen
+
+    # -- what the viewer knows ----------------------------------------------------------------
+
+    def knowledge(self, state: GameState) -> GameState:
+        """The position as this viewer knows it: the walls it may not see are left out.
+
+        Walls-left counts the viewer may not see are kept (the engine needs a number), but
+        a knowledge state is only used to list the viewer's own legal actions.
+        """
+        if not self.hides_others_walls:
+            return state.copy()
+        data = state.to_dict()
+        data["walls"] = [
+            [str(wall), owner.value] for wall, owner in state.walls if self.sees_wall(owner)
+        ]
+        return GameState.from_dict(data)
+
+    def safe_message(self, message: str, state: GameState) -> str:
+        """An illegal-action message without the notation of a wall the viewer may not see.
+
+        "c3h: overlaps wall c3v" about an invisible wall becomes "c3h: overlaps a wall":
+        the player learns that a wall is there (a bump), not which one. The notation the
+        player typed (before the colon) stays.
+        """
+        hidden = {str(wall) for wall in self.hidden_walls(state)}
+        if not hidden:
+            return message
+        label, sep, reason = message.partition(": ")
+        if not sep:
+            label, reason = "", message
+        reason = _NAMED_WALL.sub(lambda m: "a wall" if m[1] in hidden else m[0], reason)
+        reason = _WALL_TEXT.sub(lambda m: "a wall" if m[0] in hidden else m[0], reason)
+        return f"{label}{sep}{reason}"
+
+
+def markers_view(
+    visibility: Visibility, markers: list[tuple[str, Seat]]
+) -> list[dict[str, Any]]:
+    """Markers `(notation, owner seat)` this viewer may see (own ones; all once finished)."""
+    return [
+        {"marker": notation, "owner": owner.value}
+        for notation, owner in markers
+        if visibility.sees_marker(owner)
+    ]
+
+
+def covered_markers(notations: list[str], walls: list[Wall], size: int) -> list[str]:
+    """The marker notations that lie under one of `walls`."""
+    return [text for text in notations if is_under(parse_marker(text, size), walls)]

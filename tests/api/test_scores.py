@@ -1,0 +1,222 @@
+"""Scores (SPEC §6) end to end with hand-computed expectations, highscores and leaderboards.
+
+Seeds are fixed through the store so that seats and the first player are known:
+2 players, seed 5: the creator is North, the joiner South, South moves first;
+4 players, seed 9: seats in join order North, East, South, West; South moves first.
+Trade balances are written through the store (as a trade would leave them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from corridorquest.store import Store
+from corridorquest.store.models import Game, GamePlayer, User
+from tests.support.games import get_game, join, new_game, play
+from tests.support.server import RunningServer
+from tests.support.users import auth, insert_user
+
+NAMES = ("sca", "scb", "scc", "scd", "sce", "scf", "scn", "scs", "sce4", "scw", "scwatch")
+
+# 5x5, 2 players: South walls twice, North once, then South walks up column c and wins;
+# North ends on a3 (distance 2).
+TWO_PLAYER_SCRIPT = [
+    ("south", "wall", "d1v"), ("north", "wall", "b1v"), ("south", "wall", "d3v"),
+    ("north", "move", "b5"), ("south", "move", "c2"), ("north", "move", "a5"),
+    ("south", "move", "c3"), ("north", "move", "a4"), ("south", "move", "c4"),
+    ("north", "move", "a3"), ("south", "move", "c5"),
+]
+# 5x5, 4 players (S, W, N, E): West places both its walls, South wins on c5.
+# Final: West b3 (distance 3), North a4 (3), East c2 (3: a1v blocks c2-b2-a2).
+FOUR_PLAYER_SCRIPT = [
+    ("south", "move", "c2"), ("west", "wall", "d4h"), ("north", "move", "b5"),
+    ("east", "move", "e2"), ("south", "move", "c3"), ("west", "wall", "a1v"),
+    ("north", "move", "b4"), ("east", "move", "d2"), ("south", "move", "c4"),
+    ("west", "move", "b3"), ("north", "move", "a4"), ("east", "move", "c2"),
+    ("south", "move", "c5"),
+]
+
+
+@pytest.fixture(scope="module")
+def tokens(server: RunningServer) -> dict[str, str]:
+    return {name: insert_user(server.database_url, name) for name in NAMES}
+
+
+def in_store(server: RunningServer, fn: Any) -> None:
+    store = Store.open(server.database_url, pool_size=1, migrate=False)
+    try:
+        store.run(fn)
+    finally:
+        store.close()
+
+
+def seeded_game(
+    client: httpx.Client, server: RunningServer, tokens: dict[str, str], names: list[str],
+    seed: int, **options: Any,
+) -> dict[str, Any]:
+    game = new_game(client, tokens[names[0]], size=5, players=len(names), **options)
+    game_id = game["id"]
+    in_store(server, lambda: Game.update(seed=seed).where(Game.id == game_id).execute())
+    for name in names[1:]:
+        response = join(client, tokens[name], game_id, invitation_code=game["invitation_code"])
+        assert response.status_code == 201, response.text
+        game = response.json()
+    assert game["status"] == "started"
+    return game
+
+
+def set_balances(server: RunningServer, game_id: int, balances: dict[str, int]) -> None:
+    def write() -> None:
+        for name, balance in balances.items():
+            user = User.get(User.username == name)
+            GamePlayer.update(trade_balance=balance).where(
+                (GamePlayer.game == game_id) & (GamePlayer.user == user.id)
+            ).execute()
+
+    in_store(server, write)
+
+
+def run_script(
+    client: httpx.Client, game: dict[str, Any], tokens: dict[str, str],
+    script: list[tuple[str, str, str]], before_last: Any = None,
+) -> dict[str, Any]:
+    by_seat = {s["seat"]: tokens[s["username"]] for s in game["seats"]}
+    for index, (seat, kind, to) in enumerate(script):
+        if index == len(script) - 1 and before_last is not None:
+            before_last()
+        assert game["turn"] == seat, (index, game["turn"], seat)
+        response = play(client, by_seat[seat], game["id"], kind, to)
+        assert response.status_code == 201, response.text
+        game = response.json()
+    assert game["status"] == "finished"
+    return game
+
+
+def two_player(
+    client: httpx.Client, server: RunningServer, tokens: dict[str, str], north: str,
+    south: str, balances: dict[str, int] | None = None, **options: Any,
+) -> dict[str, Any]:
+    game = seeded_game(client, server, tokens, [north, south], 5, **options)
+    assert {s["seat"]: s["username"] for s in game["seats"]} == {"north": north, "south": south}
+    hook = (lambda: set_balances(server, game["id"], balances)) if balances else None
+    return run_script(client, game, tokens, TWO_PLAYER_SCRIPT, hook)
+
+
+@pytest.fixture(scope="module")
+def games(
+    client: httpx.Client, server: RunningServer, tokens: dict[str, str]
+) -> dict[str, dict[str, Any]]:
+    """Every scored game of this module, played once."""
+    played = {
+        "plain": two_player(client, server, tokens, "sca", "scb"),
+        "traded": two_player(
+            client, server, tokens, "sca", "scb", {"sca": 8, "scb": -8}, private=True
+        ),
+        "cd": two_player(client, server, tokens, "scc", "scd"),
+        "ef": two_player(client, server, tokens, "sce", "scf"),
+    }
+    four = seeded_game(client, server, tokens, ["scn", "sce4", "scs", "scw"], 9)
+    assert [s["username"] for s in four["seats"]] == ["scn", "sce4", "scs", "scw"]
+    played["four"] = run_script(
+        client, four, tokens, FOUR_PLAYER_SCRIPT,
+        lambda: set_balances(server, four["id"], {"sce4": -25, "scw": 25}),
+    )
+    return played
+
+
+def test_two_player_scores_by_hand_the_winner_beats_a_tie(games: dict[str, Any]) -> None:
+    # 5x5, 2 players: progress_weight 60, wall_weight 40, 5 walls, start distance 4.
+    # South (winner): progress 1, walls 1 - 2/5 = 0.6: base (60 + 24) / 100 = 0.84 -> 1.
+    # North: distance 2, progress 0.5; walls 1 - 1/5 = 0.8: (30 + 32) / 100 = 0.62 -> 1.
+    # Tie on 1: the winner gets 1 + 1 = 2.
+    assert games["plain"]["scores"] == {"sca": 1, "scb": 2}
+    assert games["plain"]["winner"] == "scb"
+
+
+def test_two_player_scores_with_a_trade_by_hand(games: dict[str, Any]) -> None:
+    # North sold a wall to South (wall cost 8): North 0.62 + 8 = 8.62 -> 9;
+    # South 0.84 - 8 = -7.16 -> -7, but the winner gets max(-7, 9 + 1) = 10.
+    assert games["traded"]["scores"] == {"sca": 9, "scb": 10}
+
+
+def test_four_player_scores_with_a_trade_by_hand(games: dict[str, Any]) -> None:
+    # 5x5, 4 players: progress_weight 50, wall_weight 50, 2 walls, start distance 4.
+    # West: distance 3 (0.25), both walls placed (0): 0.125, +25 sold -> 25.125 -> 25.
+    # North: distance 3, no walls: (12.5 + 50) / 100 = 0.625 -> 1.
+    # East: distance 3, no walls, -25 bought: -24.375 -> -24 (halves round up).
+    # South wins: base 1, but max(1, 25 + 1) = 26.
+    assert games["four"]["scores"] == {"scs": 26, "scw": 25, "scn": 1, "sce4": -24}
+    assert games["four"]["winner"] == "scs"
+
+
+def test_highscores_are_the_best_score_per_variant_with_the_game(
+    client: httpx.Client, tokens: dict[str, str], games: dict[str, Any]
+) -> None:
+    response = client.get("/users/SCB/highscores")  # no login needed, any case
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["username"] == "scb"
+    [best] = body["highscores"]
+    assert (best["size"], best["players"], best["masked"], best["invisible"]) == (5, 2, False,
+                                                                                 False)
+    # the best (10) is from a private game: its id is hidden from outsiders...
+    assert (best["score"], best["game_id"], best["private"]) == (10, None, True)
+    # ...but shown to its players
+    mine = client.get("/users/scb/highscores", headers=auth(tokens["scb"])).json()
+    assert mine["highscores"][0]["game_id"] == games["traded"]["id"]
+    four = client.get("/users/scs/highscores").json()["highscores"]
+    assert [(h["players"], h["score"], h["game_id"]) for h in four] == [
+        (4, 26, games["four"]["id"])
+    ]
+    assert client.get("/users/scwatch/highscores").json()["highscores"] == []
+    missing = client.get("/users/nobody99/highscores")
+    assert missing.status_code == 404 and missing.json()["reason"] == "user_not_found"
+
+
+def test_the_leaderboard_lists_each_users_best_with_shared_ranks(
+    client: httpx.Client, tokens: dict[str, str], games: dict[str, Any]
+) -> None:
+    response = client.get("/leaderboards", params={"size": 5}, headers=auth(tokens["sca"]))
+    assert response.status_code == 200, response.text
+    board = response.json()
+    assert (board["size"], board["players"], board["masked"], board["invisible"]) == (
+        5, 2, False, False
+    )
+    rows = [(e["rank"], e["username"], e["score"]) for e in board["entries"]]
+    assert rows == [
+        (1, "scb", 10), (2, "sca", 9), (3, "scd", 2), (3, "scf", 2), (5, "scc", 1),
+        (5, "sce", 1),
+    ]
+    assert board["entries"][0]["game_id"] == games["traded"]["id"]  # sca played it
+    assert board["entries"][2]["game_id"] == games["cd"]["id"]
+    four = client.get("/leaderboards", params={"size": 5, "players": 4}).json()["entries"]
+    assert [(e["username"], e["score"]) for e in four] == [
+        ("scs", 26), ("scw", 25), ("scn", 1), ("sce4", -24)
+    ]
+    empty = client.get(
+        "/leaderboards", params={"size": 5, "masked": "true", "invisible": "true"}
+    ).json()
+    assert empty["entries"] == [] and empty["masked"] is True
+
+
+def test_the_leaderboard_defaults_to_9x9_two_players_and_refuses_invalid_variants(
+    client: httpx.Client,
+) -> None:
+    default = client.get("/leaderboards").json()
+    assert (default["size"], default["players"], default["entries"]) == (9, 2, [])
+    for params, reason in (({"size": 6}, "invalid_size"), ({"players": 3}, "invalid_players")):
+        response = client.get("/leaderboards", params=params)
+        assert response.status_code == 422, response.text
+        assert response.json()["reason"] == reason
+    assert client.get("/leaderboards", params={"masked": "perhaps"}).status_code == 400
+    assert client.get("/leaderboards", params={"colour": "red"}).status_code == 400
+
+
+def test_a_finished_game_shows_its_scores_to_everyone(
+    client: httpx.Client, tokens: dict[str, str], games: dict[str, Any]
+) -> None:
+    seen = get_game(client, tokens["scwatch"], games["four"]["id"])
+    assert seen["scores"] == games["four"]["scores"]

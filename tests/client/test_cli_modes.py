@@ -1,0 +1,157 @@
+"""cq in the wall modes against the real server: mark/unmark, what `game show` draws for
+each player (own walls and marks only, masked counts, the finished reveal with marks over
+walls), `game show --at N`, and completion that never reveals an invisible wall."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+
+from client.legal import legal_targets
+from client.render.board import render_board
+from client.render.themes import get_theme
+from tests.client.conftest import make_runner
+from tests.client.play_helpers import add_players, created_id, game_json, play_to_the_end
+from tests.support.server import RunningServer, running_server
+
+Cq = Callable[..., Result]
+PLAYERS = ["mia", "max"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    with running_server(tmp_path_factory.mktemp("server")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def module_config(tmp_path_factory: pytest.TempPathFactory, server: RunningServer) -> Path:
+    directory = tmp_path_factory.mktemp("config")
+    add_players(server, directory, PLAYERS)
+    return directory
+
+
+@pytest.fixture
+def cq(module_config: Path, monkeypatch: pytest.MonkeyPatch) -> Cq:
+    monkeypatch.setenv("CQ_CONFIG_DIR", str(module_config))
+    return make_runner(module_config)
+
+
+def ok(result: Result) -> Result:
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def started(cq: Cq, *modes: str) -> tuple[int, str, str]:
+    """A started 5x5 game with `modes`; (id, the player to move, the other)."""
+    game_id = created_id(ok(cq("game", "new", "-b", "5", *modes, profile="mia")))
+    ok(cq("game", "join", "-g", str(game_id), profile="max"))
+    mover = game_json(cq, game_id, "mia")["turn_username"]
+    return game_id, mover, next(p for p in PLAYERS if p != mover)
+
+
+def board_row(output: str, row: int) -> str:
+    """The board line of squares of `row` (without the coordinates)."""
+    line = next(x for x in output.splitlines() if re.match(rf"^\s*{row} [|+]", x))
+    return line.strip()[len(str(row)) + 1:-len(str(row)) - 1]
+
+
+@pytest.fixture(scope="module")
+def invisible(module_config: Path) -> dict[str, Any]:
+    """An invisible game in which the player to move placed d1v (d1|e1 and d2|e2)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CQ_CONFIG_DIR", str(module_config))
+        cq = make_runner(module_config)
+        game_id, placer, victim = started(cq, "-x")
+        ok(cq("game", "place", "-g", str(game_id), "d1v", profile=placer))
+    return {"id": game_id, "placer": placer, "victim": victim}
+
+
+def test_each_player_sees_only_its_own_walls(cq: Cq, invisible: dict[str, Any]) -> None:
+    game_id = str(invisible["id"])
+    mine = ok(cq("game", "show", "-g", game_id, profile=invisible["placer"])).output
+    theirs = ok(cq("game", "show", "-g", game_id, profile=invisible["victim"])).output
+    assert board_row(mine, 1).count("|") == 3 and board_row(mine, 2).count("|") == 3
+    assert board_row(theirs, 1).count("|") == 2 and board_row(theirs, 2).count("|") == 2
+    assert "walls left:  4" in theirs  # counts stay visible in invisible mode
+    assert "placed a wall" in theirs and "d1v" not in theirs
+
+
+def test_marks_are_drawn_for_their_owner_and_refused_on_own_walls(
+    cq: Cq, invisible: dict[str, Any]
+) -> None:
+    game_id = str(invisible["id"])
+    marked = ok(cq("game", "mark", "-g", game_id, "D1V", profile=invisible["victim"]))
+    assert "Marked d1v" in marked.output and "Your markers: d1v" in marked.output
+    assert ":" in board_row(marked.output, 1)
+    placer_view = ok(cq("game", "show", "-g", game_id, profile=invisible["placer"])).output
+    assert ":" not in board_row(placer_view, 1) and "markers" not in placer_view
+    own = cq("game", "mark", "-g", game_id, "d2v", profile=invisible["placer"])
+    assert own.exit_code == 4 and "your own walls" in own.output
+    bad = cq("game", "mark", "-g", game_id, "e1v", profile=invisible["victim"])
+    assert bad.exit_code == 4 and "east edge" in bad.output
+    ok(cq("game", "mark", "-g", game_id, "a2h", profile=invisible["victim"]))
+    ok(cq("game", "unmark", "-g", game_id, "a2h", profile=invisible["victim"]))
+    again = cq("game", "unmark", "-g", game_id, "a2h", profile=invisible["victim"])
+    assert again.exit_code == 4 and "no marker there" in again.output
+
+
+def test_a_wall_bumping_into_an_invisible_wall_names_no_hidden_wall(
+    cq: Cq, invisible: dict[str, Any]
+) -> None:
+    game = game_json(cq, invisible["id"], invisible["victim"])
+    assert game["turn_username"] == invisible["victim"]
+    bump = cq("game", "place", "-g", str(invisible["id"]), "d1h", profile=invisible["victim"])
+    assert bump.exit_code == 4 and "d1h: crosses a wall" in bump.output
+    assert game_json(cq, invisible["id"], invisible["victim"])["revision"] == game["revision"]
+
+
+def test_completion_offers_what_the_player_knows_and_reveals_no_wall(
+    cq: Cq, invisible: dict[str, Any]
+) -> None:
+    victim = game_json(cq, invisible["id"], invisible["victim"])
+    assert "d1v" in legal_targets(victim, "wall")  # unknown to the victim, so offered
+    placer = game_json(cq, invisible["id"], invisible["placer"])
+    victim["turn"] = placer["turn"] = placer["seats"][0]["seat"]
+    assert "d1v" not in legal_targets(placer, "wall")
+
+
+def test_show_at_an_earlier_action_and_the_finished_reveal(
+    cq: Cq, invisible: dict[str, Any]
+) -> None:
+    game_id = str(invisible["id"])
+    early = ok(cq("game", "show", "-g", game_id, "--at", "1", profile=invisible["victim"]))
+    assert "The board after action 1" in early.output
+    assert board_row(early.output, 1).count("|") == 2
+    far = cq("game", "show", "-g", game_id, "--at", "99", profile=invisible["victim"])
+    assert far.exit_code == 4 and "takes 0 to" in far.output
+    negative = cq("game", "show", "-g", game_id, "--at", "-1", profile=invisible["victim"])
+    assert negative.exit_code == 2
+    final = play_to_the_end(cq, invisible["id"], PLAYERS, walls_each=0)
+    assert final["status"] == "finished"
+    shown = ok(cq("game", "show", "-g", game_id, profile=invisible["placer"])).output
+    assert "#" in board_row(shown, 1)  # the victim's mark over the placer's wall
+    assert board_row(shown, 2).count("|") == 3
+    assert "Markers of" in shown and "Scores:" in shown
+    early_now = ok(cq("game", "show", "-g", game_id, "-a", "1", profile="mia")).output
+    assert board_row(early_now, 1).count("|") == 3 or "#" in board_row(early_now, 1)
+
+
+def test_masked_walls_are_neutral_and_counts_hidden(cq: Cq) -> None:
+    game_id, mover, other = started(cq, "-m")
+    ok(cq("game", "place", "-g", str(game_id), "d1v", profile=mover))
+    shown = ok(cq("game", "show", "-g", str(game_id), profile=other)).output
+    assert shown.count("walls left: hidden") == 2
+    assert board_row(shown, 1).count("|") == 3
+    assert "placed wall d1v" in shown or "placed a wall" not in shown
+    game = game_json(cq, game_id, mover)
+    theme = get_theme("dark")
+    coloured = "\n".join(render_board(game, theme))
+    assert theme.seat("┃", None) in coloured  # the neutral colour of unknown owners
+    for seat in ("north", "south"):
+        assert theme.seat("┃", seat) not in coloured
