@@ -36,8 +36,13 @@ def message() -> None:
 
 @message.command()
 @game_id_option("The ID of the game to send a message to")
-@click.option("-t", "--to", "to", metavar="<USER_NAME>",
-              help="Send a Direct Message to this player only (default: a broadcast)")
+@click.option(
+    "-t",
+    "--to",
+    "to",
+    metavar="<USER_NAME>",
+    help="Send a Direct Message to this player only (default: a broadcast)",
+)
 @click.argument("text", nargs=-1, required=True, metavar="<TEXT>...")
 @pass_state
 def send(state: AppState, game_id: int, to: str | None, text: tuple[str, ...]) -> None:
@@ -53,8 +58,14 @@ def send(state: AppState, game_id: int, to: str | None, text: tuple[str, ...]) -
 
 @message.command(name="list")
 @game_id_option("The ID of the game to list messages of")
-@click.option("-a", "--after", type=click.IntRange(min=0), default=0, metavar="<MESSAGE_ID>",
-              help="Only messages after this message id")
+@click.option(
+    "-a",
+    "--after",
+    type=click.IntRange(min=0),
+    default=0,
+    metavar="<MESSAGE_ID>",
+    help="Only messages after this message id",
+)
 @pass_state
 def list_messages(state: AppState, game_id: int, after: int) -> None:
     """List messages of a game.

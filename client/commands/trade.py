@@ -69,8 +69,12 @@ def offer(
     with state.api() as api:
         data = api.offer(game_id, mode, partner)
     to = f" to {partner} (private)" if partner else ""
-    echo_after(state, data, f"You offer to {VERB[mode]} a wall{to} in game {game_id} "
-                            f"(wall cost {data.get('wall_cost', '?')}).")
+    echo_after(
+        state,
+        data,
+        f"You offer to {VERB[mode]} a wall{to} in game {game_id} "
+        f"(wall cost {data.get('wall_cost', '?')}).",
+    )
 
 
 @game.command(help=TRADE_HELP, short_help="Trade a wall offer.")
@@ -83,6 +87,10 @@ def trade(state: AppState, game_id: int, mode: str, partner: str) -> None:
     with state.api() as api:
         data = api.trade(game_id, mode, partner)
     direction = "from" if mode == "buying" else "to"
-    echo_after(state, data, f"You {'bought' if mode == 'buying' else 'sold'} a wall "
-                            f"{direction} {partner} in game {game_id} "
-                            f"(your trade balance: {data.get('trade_balance')}).")
+    echo_after(
+        state,
+        data,
+        f"You {'bought' if mode == 'buying' else 'sold'} a wall "
+        f"{direction} {partner} in game {game_id} "
+        f"(your trade balance: {data.get('trade_balance')}).",
+    )

@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 from corridorquest.security.tokens import hash_token
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Unauthenticated
-from corridorquest.store import fast
-from corridorquest.store.models import Session, User, utcnow
+from corridorquest.store.models import utcnow
+from corridorquest.store.session_rows import session_user, touch_session
 
 TOUCH_EVERY = timedelta(seconds=60)
 
@@ -30,33 +30,25 @@ class CurrentUser:
 
 
 def _authenticate(token: str, idle_timeout: int) -> CurrentUser:
-    found = fast.select_with(
-        Session,
-        User,
-        'r."id" = t."user_id"',
-        't."token_hash" = ?',
-        (hash_token(token),),
-        related_fields=("id", "username", "email", "is_admin", "locked"),
-    )
-    if not found:
+    found = session_user(hash_token(token))
+    if found is None:
         raise Unauthenticated("unauthenticated", "not logged in (unknown or ended session)")
-    row, user = found[0]
     now = utcnow()
-    if row.expires_at <= now:
+    if found.expires_at <= now:
         raise Unauthenticated("session_expired", "your session expired; log in again")
-    if user.locked:
+    if found.locked:
         raise Unauthenticated("unauthenticated", "this account is locked")
-    if now - row.last_seen_at >= TOUCH_EVERY:
-        row.last_seen_at = now
-        row.expires_at = now + timedelta(seconds=idle_timeout)
-        fast.update(row, "last_seen_at", "expires_at")
+    expires_at = found.expires_at
+    if now - found.last_seen_at >= TOUCH_EVERY:
+        expires_at = now + timedelta(seconds=idle_timeout)
+        touch_session(found.session_id, now, expires_at)
     return CurrentUser(
-        id=user.id,
-        username=user.username,
-        email=user.email,
-        is_admin=user.is_admin,
-        session_id=row.id,
-        session_expires_at=row.expires_at,
+        id=found.user_id,
+        username=found.username,
+        email=found.email,
+        is_admin=found.is_admin,
+        session_id=found.session_id,
+        session_expires_at=expires_at,
     )
 
 
@@ -64,4 +56,4 @@ async def authenticate(ctx: ServiceContext, token: str) -> CurrentUser:
     """The user of a session token; raises Unauthenticated (401)."""
     if not token:
         raise Unauthenticated("unauthenticated", "log in first (Authorization: Bearer <token>)")
-    return await ctx.store.transaction(_authenticate, token, ctx.settings.session_idle_timeout)
+    return await ctx.store.autocommit(_authenticate, token, ctx.settings.session_idle_timeout)

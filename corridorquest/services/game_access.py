@@ -5,14 +5,15 @@ Everything here runs inside `store.transaction(...)` (synchronous peewee).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from corridorquest.engine import GameState, Seat
+from corridorquest.services import state_cache
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import Conflict, Forbidden, NotFound
-from corridorquest.store import fast
+from corridorquest.store import transaction_memo
+from corridorquest.store.game_rows import game_with_players
 from corridorquest.store.models import Game, GamePlayer, User
 
 STATUSES = ("waiting", "started", "finished", "cancelled")
@@ -52,7 +53,7 @@ class LoadedGame:
 
     def save_state(self) -> None:
         if self.state is not None:
-            self.game.state = json.dumps(self.state.to_dict(), separators=(",", ":"))
+            self.game.state = state_cache.encode(self.state)
 
 
 def not_found(game_id: int) -> NotFound:
@@ -64,25 +65,27 @@ def not_found(game_id: int) -> NotFound:
 
 def load_game(game_id: int, *, lock: bool = False) -> LoadedGame:
     """The game with its players; 404 game_not_found. `lock`: row lock for a write."""
-    found = fast.select(Game, 't."id" = ?', (game_id,), fast.for_update() if lock else "")
-    if not found:
+    found = game_with_players(game_id, lock=lock)
+    if found is None:
         raise not_found(game_id)
-    game = found[0]
-    players = []
-    for player, user in fast.select_with(
-        GamePlayer,
-        User,
-        'r."id" = t."user_id"',
-        't."game_id" = ?',
-        (game_id,),
-        'ORDER BY t."join_order"',
-        related_fields=("id", "username", "email", "is_admin"),
-    ):
-        player.user = user
-        player._dirty.clear()
-        players.append(player)
-    state = GameState.from_dict(json.loads(game.state)) if game.state else None
-    return LoadedGame(game=game, players=players, state=state)
+    game, players = found
+    state = state_cache.parse(game.state) if game.state else None
+    loaded = LoadedGame(game=game, players=players, state=state)
+    transaction_memo()[("game", game_id)] = loaded
+    return loaded
+
+
+def loaded_in_transaction(game_id: int, revision: int) -> LoadedGame | None:
+    """The game this transaction loaded last, if it is still at `revision` in memory.
+
+    For a later step of the same write (its system messages) that would otherwise read
+    the game again: a write changes the loaded game and saves it, so the loaded game at
+    the revision the write reached is the row as written. Otherwise None: read it.
+    """
+    loaded = transaction_memo().get(("game", game_id))
+    if isinstance(loaded, LoadedGame) and loaded.game.revision == revision:
+        return loaded
+    return None
 
 
 def can_see(loaded: LoadedGame, user: CurrentUser, invitation_code: str | None = None) -> bool:

@@ -6,6 +6,7 @@ only assembles the JSON of docs/api.md from what a `Visibility` lets through.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -13,14 +14,18 @@ from corridorquest.engine import CLOCKWISE, Seat, wall_cost
 from corridorquest.services.game_access import LoadedGame
 from corridorquest.services.offer_views import offers_view
 from corridorquest.services.visibility import Visibility, markers_view
-from corridorquest.store import fast
+from corridorquest.store.game_rows import ActionRow, recent_actions
 from corridorquest.store.models import GameAction, GameMarker, User
 
 LAST_ACTIONS = 5
 
 
 def iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    if moment is None:
+        return None
+    if moment.microsecond == 0 and moment.tzinfo is None:  # what we store: a few times faster
+        return moment.isoformat() + "Z"
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def visibility_for(loaded: LoadedGame, viewer_id: int) -> Visibility:
@@ -28,9 +33,13 @@ def visibility_for(loaded: LoadedGame, viewer_id: int) -> Visibility:
 
 
 def action_view(
-    loaded: LoadedGame, row: GameAction, viewer_seat: Seat | None, usernames: dict[int, str]
+    loaded: LoadedGame,
+    row: GameAction | ActionRow,
+    viewer_seat: Seat | None,
+    usernames: dict[int, str],
+    visibility: Visibility | None = None,
 ) -> dict[str, Any]:
-    """One history entry as the viewer may see it."""
+    """One history entry as the viewer may see it (`visibility`: the viewer's, if known)."""
     entry: dict[str, Any] = {
         "n": row.n,
         "seat": row.seat,
@@ -39,11 +48,13 @@ def action_view(
         "notation": row.notation,
         "at": iso(row.at),
     }
-    return Visibility.of(loaded.game, viewer_seat).history_entry(entry)
+    if visibility is None:
+        visibility = Visibility.of(loaded.game, viewer_seat)
+    return visibility.history_entry(entry)
 
 
 def history_view(
-    loaded: LoadedGame, rows: list[GameAction], viewer_id: int
+    loaded: LoadedGame, rows: Sequence[GameAction | ActionRow], viewer_id: int
 ) -> list[dict[str, Any]]:
     usernames = {player.user_id: player.user.username for player in loaded.players}
     missing = {row.user_id for row in rows} - usernames.keys()
@@ -51,7 +62,8 @@ def history_view(
         for user in User.select(User.id, User.username).where(User.id.in_(missing)):
             usernames[user.id] = user.username
     seat = loaded.seat_of(viewer_id)
-    return [action_view(loaded, row, seat, usernames) for row in rows]
+    visibility = Visibility.of(loaded.game, seat)
+    return [action_view(loaded, row, seat, usernames, visibility) for row in rows]
 
 
 def _walls_view(loaded: LoadedGame, visibility: Visibility) -> list[dict[str, Any]]:
@@ -108,7 +120,9 @@ def _own_trade_balance(loaded: LoadedGame, viewer_id: int) -> int | None:
 
 
 def game_view(
-    loaded: LoadedGame, viewer_id: int, last_actions: list[GameAction] | None = None
+    loaded: LoadedGame,
+    viewer_id: int,
+    last_actions: Sequence[GameAction | ActionRow] | None = None,
 ) -> dict[str, Any]:
     """The game as `viewer_id` may see it (docs/api.md, Games)."""
     game = loaded.game
@@ -122,9 +136,7 @@ def game_view(
     if admin_name is None:
         admin_name = User.get_by_id(game.admin_id).username
     if last_actions is None:
-        last_actions = fast.select(
-            GameAction, 't."game_id" = ?', (game.id,), f'ORDER BY t."n" DESC LIMIT {LAST_ACTIONS}'
-        )[::-1]
+        last_actions = recent_actions(game.id, LAST_ACTIONS)
     return {
         "id": game.id,
         "status": game.status,

@@ -109,8 +109,14 @@ def message_view(
         sender = names.get(row.sender_id) if row.sender_id is not None else None
         text = row.text
     recipient = names.get(row.recipient_id) if row.recipient_id is not None else None
-    return {"id": row.id, "at": iso(row.at), "kind": kind, "from": sender, "to": recipient,
-            "text": text}
+    return {
+        "id": row.id,
+        "at": iso(row.at),
+        "kind": kind,
+        "from": sender,
+        "to": recipient,
+        "text": text,
+    }
 
 
 def readable_messages(loaded: LoadedGame, viewer_id: int, after: int = 0) -> list[dict[str, Any]]:

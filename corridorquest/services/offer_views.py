@@ -18,8 +18,9 @@ def can_read(offer: WallOffer, viewer_id: int) -> bool:
 
 
 def open_offers(game_id: int) -> list[WallOffer]:
-    return fast.select(WallOffer, 't."game_id" = ? AND t."status" = ?', (game_id, "open"),
-                       'ORDER BY t."id"')
+    return fast.select(
+        WallOffer, 't."game_id" = ? AND t."status" = ?', (game_id, "open"), 'ORDER BY t."id"'
+    )
 
 
 def offers_view(loaded: LoadedGame, viewer_id: int) -> list[dict[str, Any]]:
@@ -36,11 +37,13 @@ def offers_view(loaded: LoadedGame, viewer_id: int) -> list[dict[str, Any]]:
             found = User.get_or_none(User.id == partner)
             names[partner] = found.username if found else "?"
         created = offer.created_at
-        shown.append({
-            "id": offer.id,
-            "username": names.get(offer.user_id, "?"),
-            "mode": offer.mode,
-            "partner": names.get(partner) if partner is not None else None,
-            "at": created.strftime("%Y-%m-%dT%H:%M:%SZ") if created else None,
-        })
+        shown.append(
+            {
+                "id": offer.id,
+                "username": names.get(offer.user_id, "?"),
+                "mode": offer.mode,
+                "partner": names.get(partner) if partner is not None else None,
+                "at": created.strftime("%Y-%m-%dT%H:%M:%SZ") if created else None,
+            }
+        )
     return shown

@@ -16,7 +16,6 @@ from corridorquest.engine import (
     PlaceWall,
     Seat,
     format_action,
-    initial_walls,
     score_game,
 )
 from corridorquest.events import ActionPlayed, Event, GameFinished
@@ -34,7 +33,7 @@ from corridorquest.services.game_access import (
 from corridorquest.services.game_views import game_view, history_view, visibility_for
 from corridorquest.services.games import WriteResult, run_write
 from corridorquest.store import fast
-from corridorquest.store.models import GameAction, GamePlayer, utcnow
+from corridorquest.store.models import GameAction, utcnow
 
 ACTION_TYPES = ("move", "jump", "wall")
 
@@ -43,21 +42,21 @@ def _finish(loaded: LoadedGame, now: Any) -> GameFinished:
     game = loaded.game
     state = loaded.state
     assert state is not None and state.winner is not None
-    start = initial_walls(game.size, game.players)
     balances = {Seat(p.seat): p.trade_balance for p in loaded.players if p.seat}
     scores = score_game(
         game.size,
         game.players,
         state.winner,
         {seat: state.distance(seat) for seat in state.seats},
-        {seat: start - state.walls_left[seat] for seat in state.seats},
+        # Placed walls are counted on the board: trades move walls in and out of hands.
+        {seat: sum(1 for _, owner in state.walls if owner is seat) for seat in state.seats},
         balances,
     )
     by_user: dict[int, int] = {}
     for player in loaded.players:
         if player.seat:
             player.score = scores[Seat(player.seat)]
-            player.save(only=[GamePlayer.score])
+            fast.update(player, "score")
             by_user[player.user_id] = player.score
     winner = loaded.user_at(state.winner)
     assert winner is not None
@@ -148,7 +147,7 @@ async def play(
         )
         if state.is_finished:
             events.append(_finish(loaded, now))
-            game.save()
+            fast.save(game)
         else:
             assert next_user is not None
             game.turn_user = next_user.id

@@ -29,7 +29,7 @@ from corridorquest.events import (
     PlayerLeft,
     PlayersInvited,
 )
-from corridorquest.services.game_access import load_game
+from corridorquest.services.game_access import LoadedGame, load_game, loaded_in_transaction
 from corridorquest.store import fast
 from corridorquest.store.models import Game, GameMessage, User, utcnow
 
@@ -71,6 +71,11 @@ class _Names:
     def __init__(self) -> None:
         self._known: dict[int, str] = {}
 
+    def learn(self, loaded: LoadedGame) -> None:
+        """The usernames of a game's players, as the transaction loaded them."""
+        for player in loaded.players:
+            self._known.setdefault(player.user_id, player.user.username)
+
     def __call__(self, user_id: int | None) -> str:
         if user_id is None:
             return "someone"
@@ -85,9 +90,15 @@ def _on_off(value: bool) -> str:
 
 
 def _variant(game: Game) -> str:
-    modes = [name for name, on in (("masked walls", game.masked),
-                                   ("invisible walls", game.invisible),
-                                   ("private", game.private)) if on]
+    modes = [
+        name
+        for name, on in (
+            ("masked walls", game.masked),
+            ("invisible walls", game.invisible),
+            ("private", game.private),
+        )
+        if on
+    ]
     extra = f", {', '.join(modes)}" if modes else ""
     return f"{game.size}x{game.size}, {game.players} players{extra}"
 
@@ -173,6 +184,13 @@ def record_events(events: Sequence[Event]) -> None:
         if not isinstance(event, GameEvent):
             continue
         game = games.get(event.game_id)
+        loaded = None
+        if game is None and isinstance(event, ActionPlayed | GameFinished):
+            # A started game's modes never change: the game as this write loaded it will do.
+            loaded = loaded_in_transaction(event.game_id, event.revision)
+        if loaded is not None:
+            game = games[event.game_id] = loaded.game
+            name.learn(loaded)
         if game is None:
             found = fast.select(Game, 't."id" = ?', (event.game_id,))
             if not found:

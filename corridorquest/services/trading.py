@@ -143,7 +143,10 @@ async def make_offer(
             raise Unprocessable("no_wall_to_sell", "you have no wall left to sell")
         other = _other_player(loaded, partner, user) if partner else None
         offer = WallOffer.create(
-            game=game_id, user=user.id, mode=mode, partner=other.id if other else None,
+            game=game_id,
+            user=user.id,
+            mode=mode,
+            partner=other.id if other else None,
             created_at=utcnow(),
         )
         _bump(loaded)
@@ -152,12 +155,21 @@ async def make_offer(
             text = f"{user.username} offers to {VERB[mode]} a wall (wall cost {cost})"
             add_system(game_id, text)
         else:
-            text = (f"{user.username} privately offers {other.username} to {VERB[mode]} "
-                    f"a wall (wall cost {cost})")
+            text = (
+                f"{user.username} privately offers {other.username} to {VERB[mode]} "
+                f"a wall (wall cost {cost})"
+            )
             add_system(game_id, text, about=user.id, to=other.id)
-        events.append(OfferMade(game_id=game_id, revision=loaded.game.revision,
-                                offer_id=offer.id, user_id=user.id, mode=mode,
-                                partner_id=other.id if other else None))
+        events.append(
+            OfferMade(
+                game_id=game_id,
+                revision=loaded.game.revision,
+                offer_id=offer.id,
+                user_id=user.id,
+                mode=mode,
+                partner_id=other.id if other else None,
+            )
+        )
         return 201, game_view(loaded, user.id)
 
     return await run_write(ctx, user, key, f"POST /games/{game_id}/offers", write)
@@ -184,9 +196,15 @@ async def withdraw_offer(
         _bump(loaded)
         text = f"{user.username} withdrew the offer to {VERB[offer.mode]} a wall"
         add_system(game_id, text, about=user.id, to=offer.partner_id)
-        events.append(OfferWithdrawn(game_id=game_id, revision=loaded.game.revision,
-                                     offer_id=offer.id, user_id=user.id,
-                                     partner_id=offer.partner_id))
+        events.append(
+            OfferWithdrawn(
+                game_id=game_id,
+                revision=loaded.game.revision,
+                offer_id=offer.id,
+                user_id=user.id,
+                partner_id=offer.partner_id,
+            )
+        )
         return 200, game_view(loaded, user.id)
 
     return await run_write(ctx, user, key, f"DELETE /games/{game_id}/offers/me", write)
@@ -196,7 +214,9 @@ def _offer_to_trade(loaded: LoadedGame, offerer: User, user: CurrentUser, mode: 
     """The offer of `offerer` the caller trades against, or why there is none."""
     game_id = loaded.game.id
     latest = fast.select(
-        WallOffer, 't."game_id" = ? AND t."user_id" = ?', (game_id, offerer.id),
+        WallOffer,
+        't."game_id" = ? AND t."user_id" = ?',
+        (game_id, offerer.id),
         'ORDER BY t."id" DESC LIMIT 1',
     )
     offer = latest[0] if latest and can_read(latest[0], user.id) else None
@@ -266,13 +286,22 @@ async def trade(
         fast.update(buyer, "trade_balance")
         _bump(loaded)
         seller_name, buyer_name = seller.user.username, buyer.user.username
-        text = (f"{seller_name} sold a wall to {buyer_name} on {offerer.username}'s offer "
-                f"(wall cost {cost})")
+        text = (
+            f"{seller_name} sold a wall to {buyer_name} on {offerer.username}'s offer "
+            f"(wall cost {cost})"
+        )
         add_system(game_id, text, about=offerer.id, to=offer.partner_id)
-        events.append(WallTraded(game_id=game_id, revision=loaded.game.revision,
-                                 offer_id=offer.id, seller_id=seller.user_id,
-                                 buyer_id=buyer.user_id, cost=cost,
-                                 private=offer.partner_id is not None))
+        events.append(
+            WallTraded(
+                game_id=game_id,
+                revision=loaded.game.revision,
+                offer_id=offer.id,
+                seller_id=seller.user_id,
+                buyer_id=buyer.user_id,
+                cost=cost,
+                private=offer.partner_id is not None,
+            )
+        )
         return 201, game_view(loaded, user.id)
 
     return await run_write(ctx, user, key, f"POST /games/{game_id}/trades", write)

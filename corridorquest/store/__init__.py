@@ -14,6 +14,7 @@ from corridorquest.store.db import (
     connect,
     lock_for_update,
     transaction_lock,
+    transaction_memo,
 )
 from corridorquest.store.migrations import current_version, latest_version, migrate_database
 from corridorquest.store.models import database, utcnow
@@ -29,5 +30,6 @@ __all__ = [
     "lock_for_update",
     "migrate_database",
     "transaction_lock",
+    "transaction_memo",
     "utcnow",
 ]

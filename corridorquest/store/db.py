@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -84,6 +85,33 @@ def connect(url: str, pool_size: int = 8) -> pw.Database:
     )
 
 
+class _Memo(threading.local):
+    value: dict[Any, Any] | None = None
+
+
+_memo = _Memo()
+
+
+def transaction_memo() -> dict[Any, Any]:
+    """A dict that lives as long as the current transaction (empty when it starts).
+
+    For what a transaction already read and a later step of the same transaction needs
+    again (`game_access` keeps the loaded game in it). Outside `Store.run`/`transaction`
+    it is a fresh dict every time, so nothing is ever remembered there.
+    """
+    memo = _memo.value
+    return memo if memo is not None else {}
+
+
+def _with_memo(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
+    """`fn(*args, **kwargs)` with a fresh transaction memo."""
+    previous, _memo.value = _memo.value, {}
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _memo.value = previous
+
+
 class Store:
     """An open database plus the way to run a transaction from async code."""
 
@@ -111,18 +139,28 @@ class Store:
         """Run `fn` in one transaction, synchronously (startup, scripts, tests)."""
         if self.is_sqlite:
             with self.db.atomic():
-                return fn(*args, **kwargs)
+                return _with_memo(fn, args, kwargs)
         with self.db.connection_context(), self.db.atomic():
-            return fn(*args, **kwargs)
+            return _with_memo(fn, args, kwargs)
 
     async def transaction(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run `fn` in one transaction: inline on SQLite, in the pool on PostgreSQL."""
         if self._executor is None:
             with self.db.atomic():
-                return fn(*args, **kwargs)
+                return _with_memo(fn, args, kwargs)
         loop = asyncio.get_running_loop()
         call = functools.partial(self.run, fn, *args, **kwargs)
         return await loop.run_in_executor(self._executor, call)
+
+    async def autocommit(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run `fn` whose statements may each commit on their own (a lookup, a one-row touch).
+
+        SQLite: inline, without BEGIN/COMMIT around it (each statement is its own
+        transaction; the loop runs nothing else meanwhile). PostgreSQL: as `transaction`.
+        """
+        if self._executor is None and not self.db.in_transaction():
+            return fn(*args, **kwargs)
+        return await self.transaction(fn, *args, **kwargs)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -12,6 +12,7 @@ and column names; on PostgreSQL `?` becomes `%s`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
 import peewee as pw
@@ -22,6 +23,7 @@ M = TypeVar("M", bound=pw.Model)
 R = TypeVar("R", bound=pw.Model)
 
 _sql_cache: dict[tuple[Any, ...], str] = {}
+_fromisoformat = datetime.fromisoformat
 
 
 def _db() -> pw.Database:
@@ -29,8 +31,12 @@ def _db() -> pw.Database:
     return db
 
 
+def is_sqlite() -> bool:
+    return isinstance(_db(), pw.SqliteDatabase)
+
+
 def _dialect(sql: str) -> str:
-    return sql if isinstance(_db(), pw.SqliteDatabase) else sql.replace("?", "%s")
+    return sql if is_sqlite() else sql.replace("?", "%s")
 
 
 def for_update() -> str:
@@ -52,15 +58,98 @@ def table(model: type[pw.Model]) -> str:
     return f'"{model._meta.table_name}"'
 
 
+# Field types whose database values need no conversion (SQLite and psycopg2 already
+# return int / str): their `python_value` would only call int() / str() again.
+_PLAIN_FIELDS = (pw.AutoField, pw.IntegerField, pw.BigIntegerField, pw.CharField, pw.TextField)
+
+RowPlan = tuple[tuple[str, ...], tuple[tuple[int, str, Any], ...]]
+_plans: dict[tuple[int, ...], RowPlan] = {}
+
+
+def _is_plain(field: pw.Field) -> bool:
+    if isinstance(field, pw.ForeignKeyField):
+        return _is_plain(field.rel_field)
+    return type(field) in _PLAIN_FIELDS
+
+
+def _datetime_value(field: pw.DateTimeField) -> Any:
+    """`field.python_value`, with the common case (SQLite's ISO text) parsed directly."""
+    slow = field.python_value
+
+    def convert(value: Any) -> Any:
+        if type(value) is str:
+            try:
+                return _fromisoformat(value)
+            except ValueError:
+                pass
+        return slow(value)
+
+    return convert
+
+
+def _converter(field: pw.Field) -> Any:
+    if type(field) is pw.DateTimeField:
+        return _datetime_value(field)
+    if type(field) is pw.BooleanField:
+        return bool
+    return field.python_value
+
+
+def row_plan(fields: Sequence[pw.Field]) -> RowPlan:
+    """Field names, and (index, name, python_value) of the fields that need converting."""
+    key = tuple(id(field) for field in fields)  # fields overload ==: never compare them
+    plan = _plans.get(key)
+    if plan is None:
+        names = tuple(field.name for field in fields)
+        converters = tuple(
+            (index, field.name, _converter(field))
+            for index, field in enumerate(fields)
+            if not _is_plain(field)
+        )
+        plan = _plans[key] = (names, converters)
+    return plan
+
+
+def build(model: type[M], plan: RowPlan, values: Sequence[Any]) -> M:
+    """A model instance (nothing dirty) from a row of database values, as peewee makes it."""
+    names, converters = plan
+    data = dict(zip(names, values, strict=True))
+    for index, name, to_python in converters:
+        value = values[index]
+        if value is not None:
+            data[name] = to_python(value)
+    # What Model.__init__(__no_default__=1, **data) leaves, without a setattr per field.
+    instance = model.__new__(model)
+    instance.__data__ = data
+    instance._dirty = set()
+    instance.__rel__ = {}
+    return instance
+
+
+def convert(plan: RowPlan, values: Sequence[Any]) -> list[Any]:
+    """A row of database values as Python values (what the fields' `python_value` give)."""
+    converted = list(values)
+    for index, _, to_python in plan[1]:
+        value = converted[index]
+        if value is not None:
+            converted[index] = to_python(value)
+    return converted
+
+
+_model_plans: dict[type[pw.Model], RowPlan] = {}
+
+
+def model_plan(model: type[pw.Model]) -> RowPlan:
+    """The plan of a row of every field of `model` (in `sorted_fields` order)."""
+    plan = _model_plans.get(model)
+    if plan is None:
+        plan = _model_plans[model] = row_plan(model._meta.sorted_fields)
+    return plan
+
+
 def hydrate(model: type[M], values: Sequence[Any], fields: Sequence[pw.Field] | None = None) -> M:
     """A model instance from a row of `fields` (default: every field) values."""
-    data = {
-        field.name: (field.python_value(value) if value is not None else None)
-        for field, value in zip(fields or model._meta.sorted_fields, values, strict=True)
-    }
-    instance = model(__no_default__=1, **data)
-    instance._dirty.clear()
-    return instance
+    return build(model, row_plan(fields) if fields else model_plan(model), values)
 
 
 def select(model: type[M], where: str, params: Sequence[Any], tail: str = "") -> list[M]:
@@ -72,7 +161,8 @@ def select(model: type[M], where: str, params: Sequence[Any], tail: str = "") ->
             f"SELECT {_columns(_fields(model), 't')} FROM {table(model)} AS t WHERE {where} {tail}"
         )
         _sql_cache[key] = sql
-    return [hydrate(model, row) for row in _db().execute_sql(sql, tuple(params))]
+    plan = model_plan(model)
+    return [build(model, plan, row) for row in _db().execute_sql(sql, tuple(params))]
 
 
 def select_with(
@@ -99,8 +189,9 @@ def select_with(
         )
         _sql_cache[key] = sql
     width = len(model._meta.sorted_fields)
+    plan, related_plan = model_plan(model), row_plan(fields)
     return [
-        (hydrate(model, row[:width]), hydrate(related, row[width:], fields))
+        (build(model, plan, row[:width]), build(related, related_plan, row[width:]))
         for row in _db().execute_sql(sql, tuple(params))
     ]
 
@@ -134,3 +225,26 @@ def update(instance: pw.Model, *names: str) -> None:
     params.append(instance._pk)
     _db().execute_sql(sql, tuple(params))
     instance._dirty.difference_update(names)
+
+
+def update_by_id(model: type[pw.Model], pk: Any, **values: Any) -> None:
+    """UPDATE the named fields of the row of `model` whose primary key is `pk`."""
+    fields = [model._meta.fields[name] for name in values]
+    key = ("update_by_id", model, tuple(values), type(_db()))
+    sql = _sql_cache.get(key)
+    if sql is None:
+        assignments = ", ".join(f'"{f.column_name}" = ?' for f in fields)
+        pk_column = model._meta.primary_key.column_name
+        sql = _dialect(f'UPDATE {table(model)} SET {assignments} WHERE "{pk_column}" = ?')
+        _sql_cache[key] = sql
+    params = [f.db_value(v) for f, v in zip(fields, values.values(), strict=True)]
+    params.append(pk)
+    _db().execute_sql(sql, tuple(params))
+
+
+def save(instance: pw.Model) -> None:
+    """UPDATE every field of an existing row from `instance` (what `instance.save()` does)."""
+    model = type(instance)
+    pk = model._meta.primary_key
+    data = instance.__data__
+    update(instance, *[f.name for f in model._meta.sorted_fields if f is not pk and f.name in data])

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from corridorquest.engine import GameState, PlaceWall, Seat, Step
+from corridorquest.engine import GameState, PlaceWall, Seat, Step, markers_under
 from tests.support.games import play, started_game
 
 Json = dict[str, Any]
@@ -75,10 +75,16 @@ def best_step(state: GameState) -> Step:
     return min(scored)[2]
 
 
-def pick_wall(state: GameState, avoid: set[str]) -> str | None:
-    """A legal wall of the player to move far from the pawns' paths (deterministic)."""
-    walls = [str(w.wall) for w in state.legal_walls() if isinstance(w, PlaceWall)]
-    walls = [w for w in walls if w not in avoid]
+def pick_wall(state: GameState, avoid: frozenset[str]) -> str | None:
+    """A legal wall of the player to move (deterministic) that is not and does not cover
+    any edge named in `avoid` (e.g. markers the test placed)."""
+    walls = [
+        str(w.wall)
+        for w in state.legal_walls()
+        if isinstance(w, PlaceWall)
+        and str(w.wall) not in avoid
+        and not {str(m) for m in markers_under(w.wall)} & avoid
+    ]
     return walls[len(walls) // 3] if walls else None
 
 
@@ -88,6 +94,7 @@ def play_out(
     walls_each: int = 1,
     after_each: Callable[[Match], None] | None = None,
     max_actions: int = 200,
+    avoid: frozenset[str] = frozenset(),
 ) -> Json:
     """Each seat places `walls_each` walls, then runs to its goal; until someone wins."""
     for _ in range(max_actions):
@@ -98,7 +105,7 @@ def play_out(
         assert seat is not None
         wall = None
         if len(match.walls_by_seat[seat.value]) < walls_each:
-            wall = pick_wall(state, set())
+            wall = pick_wall(state, avoid)
         if wall is not None:
             act(client, match, "wall", wall)
         else:

@@ -52,8 +52,9 @@ def send(
     return client.post(f"/games/{game_id}/messages", json=body, headers=auth(token))
 
 
-def mute(client: httpx.Client, token: str, game_id: int, name: str,
-         muted: bool = True) -> httpx.Response:
+def mute(
+    client: httpx.Client, token: str, game_id: int, name: str, muted: bool = True
+) -> httpx.Response:
     body = {"username": name, "muted": muted}
     return client.post(f"/games/{game_id}/mutes", json=body, headers=auth(token))
 
@@ -128,8 +129,9 @@ def test_masked_walls_get_no_message_and_invisible_walls_are_told_without_where(
 def test_after_the_finish_an_invisible_wall_message_is_revealed(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    game = started_game(client, {"cal": tokens["cal"], "dot": tokens["dot"]}, size=5,
-                        invisible=True)
+    game = started_game(
+        client, {"cal": tokens["cal"], "dot": tokens["dot"]}, size=5, invisible=True
+    )
     placer = seat_names(game)["south"]
     play_out(client, tokens, game)
     assert get_game(client, tokens["out"], game["id"])["status"] == "finished"
@@ -143,7 +145,10 @@ def test_broadcasts_dms_and_who_reads_them(client: httpx.Client, tokens: dict[st
     hello = send(client, tokens["amy"], gid, "  hello all  ")
     assert hello.status_code == 201, hello.text
     assert {k: hello.json()[k] for k in ("kind", "from", "to", "text")} == {
-        "kind": "broadcast", "from": "amy", "to": None, "text": "hello all"
+        "kind": "broadcast",
+        "from": "amy",
+        "to": None,
+        "text": "hello all",
     }
     dm = send(client, tokens["amy"], gid, "psst ben", to="BEN")
     assert dm.status_code == 201 and dm.json()["kind"] == "dm" and dm.json()["to"] == "ben"
@@ -231,13 +236,15 @@ def test_only_system_admins_broadcast_to_every_waiting_and_started_game(
     cancelled = new_game(client, tokens["dot"])
     assert client.delete(f"/games/{cancelled['id']}", headers=auth(tokens["dot"])).is_success
     before = texts(client, tokens["dot"], waiting["id"])
-    refused = client.post("/admin/broadcasts", json={"text": "maintenance at noon"},
-                          headers=auth(tokens["dot"]))
+    refused = client.post(
+        "/admin/broadcasts", json={"text": "maintenance at noon"}, headers=auth(tokens["dot"])
+    )
     assert refused.status_code == 403 and refused.json()["reason"] == "not_admin"
     assert texts(client, tokens["dot"], waiting["id"]) == before
 
-    done = client.post("/admin/broadcasts", json={"text": "maintenance at noon"},
-                       headers=auth(tokens["root"]))
+    done = client.post(
+        "/admin/broadcasts", json={"text": "maintenance at noon"}, headers=auth(tokens["root"])
+    )
     assert done.status_code == 201, done.text
     assert waiting["id"] in done.json()["games"] and started["id"] in done.json()["games"]
     assert cancelled["id"] not in done.json()["games"]

@@ -193,11 +193,11 @@ def test_masked_walls_hide_owner_and_counts_from_opponents(
     seen_by_other = get_game(client, by_seat[other], game["id"])
     assert seen_by_other["walls"] == [{"wall": "b3h", "owner": None}]
     counts = {s["seat"]: s["walls_left"] for s in seen_by_other["seats"]}
-    assert counts == {mover: None, other: 5}
+    assert counts == {mover: None, other: None}  # every count, one's own too
     entry = history(client, by_seat[other], game["id"])[0]
     assert (entry["seat"], entry["username"], entry["notation"]) == (None, None, "b3h")
     seen_by_mover = get_game(client, by_seat[mover], game["id"])
-    assert seen_by_mover["walls"] == [{"wall": "b3h", "owner": mover}]
+    assert seen_by_mover["walls"] == [{"wall": "b3h", "owner": None}]  # not even one's own
 
 
 def test_invisible_walls_are_shown_only_to_their_owner(

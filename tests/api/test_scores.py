@@ -118,6 +118,16 @@ def games(
         "cd": two_player(client, server, tokens, "scc", "scd"),
         "ef": two_player(client, server, tokens, "sce", "scf"),
     }
+    game = seeded_game(client, server, tokens, ["sca", "scb"], 5)
+    offer = client.post(f"/games/{game['id']}/offers", json={"mode": "selling"},
+                        headers=auth(tokens["sca"]))
+    assert offer.status_code == 201, offer.text
+    trade = client.post(f"/games/{game['id']}/trades", json={"mode": "buying",
+                        "partner": "sca"}, headers=auth(tokens["scb"]))
+    assert trade.status_code == 201, trade.text
+    game = trade.json()
+    assert {s["seat"]: s["walls_left"] for s in game["seats"]} == {"north": 4, "south": 6}
+    played["api_traded"] = run_script(client, game, tokens, TWO_PLAYER_SCRIPT)
     four = seeded_game(client, server, tokens, ["scn", "sce4", "scs", "scw"], 9)
     assert [s["username"] for s in four["seats"]] == ["scn", "sce4", "scs", "scw"]
     played["four"] = run_script(
@@ -140,6 +150,15 @@ def test_two_player_scores_with_a_trade_by_hand(games: dict[str, Any]) -> None:
     # North sold a wall to South (wall cost 8): North 0.62 + 8 = 8.62 -> 9;
     # South 0.84 - 8 = -7.16 -> -7, but the winner gets max(-7, 9 + 1) = 10.
     assert games["traded"]["scores"] == {"sca": 9, "scb": 10}
+
+
+def test_a_trade_through_the_api_counts_in_the_scores(games: dict[str, Any]) -> None:
+    # The same game, North selling a wall to South through the API before the first action:
+    # North 5 - 1 sold - 1 placed = 3 left, South 5 + 1 bought - 2 placed = 4. Scores count
+    # the walls placed, not the walls in hand, so they are those of the store-set trade.
+    final = games["api_traded"]
+    assert final["scores"] == {"sca": 9, "scb": 10}
+    assert {s["seat"]: s["walls_left"] for s in final["seats"]} == {"north": 3, "south": 4}
 
 
 def test_four_player_scores_with_a_trade_by_hand(games: dict[str, Any]) -> None:

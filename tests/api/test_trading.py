@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
-from corridorquest.engine import initial_walls, wall_cost
-from tests.support.games import get_game, new_game, started_game
+from corridorquest.engine import Seat, initial_walls, score_game, wall_cost
+from tests.support.games import get_game, new_game, play, started_game
 from tests.support.server import RunningServer
 from tests.support.users import auth, insert_user
 
@@ -24,7 +24,11 @@ def tokens(server: RunningServer) -> dict[str, str]:
 
 
 def offer(
-    client: httpx.Client, token: str, game_id: int, mode: str, partner: str | None = None,
+    client: httpx.Client,
+    token: str,
+    game_id: int,
+    mode: str,
+    partner: str | None = None,
     **extra: Any,
 ) -> httpx.Response:
     body: dict[str, Any] = {"mode": mode, **extra}
@@ -59,8 +63,13 @@ def snapshot(client: httpx.Client, tokens: dict[str, str], game_id: int) -> dict
     seen = {}
     for name, token in tokens.items():
         game = get_game(client, token, game_id)
-        seen[name] = (game["revision"], walls(game), game["trade_balance"], game["offers"],
-                      messages(client, token, game_id))
+        seen[name] = (
+            game["revision"],
+            walls(game),
+            game["trade_balance"],
+            game["offers"],
+            messages(client, token, game_id),
+        )
     return seen
 
 
@@ -152,8 +161,11 @@ def test_refused_offers_and_trades_change_nothing(
         (offer(client, tokens["bob"], gid, "buying", "nobody"), 404, "user_not_found"),
         (trade(client, tokens["ann"], gid, "selling", "bob"), 404, "no_open_offer"),
         (offer(client, tokens["bob"], gid, "lending"), 400, "bad_request"),
-        (trade(client, tokens["bob"], gid, "buying", "ann", base_revision=1), 409,
-         "stale_revision"),
+        (
+            trade(client, tokens["bob"], gid, "buying", "ann", base_revision=1),
+            409,
+            "stale_revision",
+        ),
         (offer(client, tokens["bob"], 999_999, "buying"), 404, "game_not_found"),
     ]
     for response, status, reason in refusals:
@@ -200,8 +212,9 @@ def test_a_private_offer_is_read_and_traded_by_its_partner_only(
         assert private_text in messages(client, tokens[name], gid)
     for name in ("cid", "dee", "eve"):
         assert get_game(client, tokens[name], gid)["offers"] == []
-        assert not any("ann" in text and "offer" in text
-                       for text in messages(client, tokens[name], gid))
+        assert not any(
+            "ann" in text and "offer" in text for text in messages(client, tokens[name], gid)
+        )
     before = snapshot(client, four, gid)
 
     third = trade(client, tokens["cid"], gid, "buying", "ann")
@@ -236,12 +249,16 @@ def test_a_masked_trade_tells_third_parties_no_wall_count(
     assert not any("left" in text for text in texts)
 
 
-async def _race(server: RunningServer, tokens: dict[str, str], gid: int,
-                buyers: list[str]) -> list[httpx.Response]:
+async def _race(
+    server: RunningServer, tokens: dict[str, str], gid: int, buyers: list[str]
+) -> list[httpx.Response]:
     async with httpx.AsyncClient(base_url=server.api, timeout=20.0) as http:
         calls = [
-            http.post(f"/games/{gid}/trades", json={"mode": "buying", "partner": "ann"},
-                      headers=auth(tokens[name]))
+            http.post(
+                f"/games/{gid}/trades",
+                json={"mode": "buying", "partner": "ann"},
+                headers=auth(tokens[name]),
+            )
             for name in buyers
         ]
         return list(await asyncio.gather(*calls))
@@ -263,3 +280,33 @@ def test_concurrent_trades_against_one_offer_exactly_one_succeeds(
         assert walls(ann)["ann"] == start - round_number
         assert sum(w for w in walls(ann).values() if w is not None) == 4 * start
         assert ann["trade_balance"] == round_number * wall_cost(9, 4)
+
+
+def test_trade_balances_count_in_the_final_scores_and_sold_walls_are_not_placed_walls(
+    client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    game = started_game(client, players(tokens, "cid", "dee"), size=5)
+    gid = game["id"]
+    by_seat = {s["seat"]: s["username"] for s in game["seats"]}
+    assert offer(client, tokens[by_seat["south"]], gid, "selling").status_code == 201
+    assert trade(client, tokens[by_seat["north"]], gid, "buying", by_seat["south"]).is_success
+    # South walks c1 -> c5 and wins; North walks away along row 5 and column a.
+    scripts = {"south": ["north", "c3", "c4", "c5"], "north": ["west", "a5", "a4", "a3", "a2"]}
+    state = get_game(client, tokens["cid"], gid)
+    while state["status"] == "started":
+        seat = state["turn"]
+        moved = play(client, tokens[by_seat[seat]], gid, "move", scripts[seat].pop(0))
+        assert moved.status_code == 201, moved.text
+        state = moved.json()
+    cost = wall_cost(5, 2)
+    distances = {Seat(s["seat"]): s["distance"] for s in state["seats"]}
+    expected = score_game(
+        5,
+        2,
+        Seat.SOUTH,
+        distances,
+        {Seat.NORTH: 0, Seat.SOUTH: 0},
+        {Seat.SOUTH: cost, Seat.NORTH: -cost},
+    )
+    assert state["scores"] == {by_seat[seat.value]: score for seat, score in expected.items()}
+    assert state["offers"] == []

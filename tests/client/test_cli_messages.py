@@ -74,8 +74,7 @@ def test_broadcasts_dms_system_messages_and_mute_through_cq(cq: Cq) -> None:
     g = str(game_id)
     sent = ok(cq, "game", "message", "send", "-g", g, "good", "luck", "all", profile="ann")
     assert f"Broadcast sent to game {game_id}" in sent
-    dm = ok(cq, "game", "message", "send", "-g", g, "--to", "ben", "ally with me?",
-            profile="ann")
+    dm = ok(cq, "game", "message", "send", "-g", g, "--to", "ben", "ally with me?", profile="ann")
     assert "DM to ben sent" in dm
 
     ben = listing(cq, game_id, "ben")
@@ -121,8 +120,7 @@ def test_refused_messages_change_nothing(cq: Cq) -> None:
         assert says in result.output, result.output
 
     refused("send", "-g", g, "one more", profile="ann", says=f"the limit is {LIMIT}")
-    refused("send", "-g", g, "--to", "cat", "hi", profile="ben",
-            says="cat is not a player of game")
+    refused("send", "-g", g, "--to", "cat", "hi", profile="ben", says="cat is not a player of game")
     refused("send", "-g", g, "--to", "nobody", "hi", profile="ben", says="no user nobody")
     refused("send", "-g", g, "let me play", profile="cat", says="not a player")
     refused("mute", "-g", g, "cat", profile="ben", says="cat is not a player of game")

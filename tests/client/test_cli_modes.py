@@ -132,6 +132,8 @@ def test_show_at_an_earlier_action_and_the_finished_reveal(
     assert far.exit_code == 4 and "takes 0 to" in far.output
     negative = cq("game", "show", "-g", game_id, "--at", "-1", profile=invisible["victim"])
     assert negative.exit_code == 2
+    marked = cq("game", "mark", "-g", game_id, "d1v", profile=invisible["victim"])
+    assert marked.exit_code == 0 or "already marked" in marked.output  # run alone or not
     final = play_to_the_end(cq, invisible["id"], PLAYERS, walls_each=0)
     assert final["status"] == "finished"
     shown = ok(cq("game", "show", "-g", game_id, profile=invisible["placer"])).output
@@ -139,7 +141,7 @@ def test_show_at_an_earlier_action_and_the_finished_reveal(
     assert board_row(shown, 2).count("|") == 3
     assert "Markers of" in shown and "Scores:" in shown
     early_now = ok(cq("game", "show", "-g", game_id, "-a", "1", profile="mia")).output
-    assert board_row(early_now, 1).count("|") == 3 or "#" in board_row(early_now, 1)
+    assert board_row(early_now, 1).count("|") == 3  # revealed, without the marks
 
 
 def test_masked_walls_are_neutral_and_counts_hidden(cq: Cq) -> None:
@@ -152,6 +154,35 @@ def test_masked_walls_are_neutral_and_counts_hidden(cq: Cq) -> None:
     game = game_json(cq, game_id, mover)
     theme = get_theme("dark")
     coloured = "\n".join(render_board(game, theme))
-    assert theme.seat("┃", None) in coloured  # the neutral colour of unknown owners
-    for seat in ("north", "south"):
-        assert theme.seat("┃", seat) not in coloured
+    # d1v (two squares and the point between) in the neutral colour: the owner is unknown
+    assert coloured.count(theme.seat("┃", None, bold=True)) == 3
+
+
+REVEALED = {
+    "id": 9, "status": "finished", "size": 5, "players": 2, "turn": None,
+    "pawns": {"north": "c1", "south": "c5"},
+    "walls": [{"wall": "a1v", "owner": "north"}, {"wall": "c3h", "owner": "south"}],
+    "markers": [{"marker": "a1v", "owner": "south"}, {"marker": "d3h", "owner": "north"},
+                {"marker": "b4v", "owner": "north"}],
+}
+
+
+def test_the_finished_reveal_colours_walls_by_owner_with_marks_over_them() -> None:
+    theme = get_theme("dark")
+    lines = render_board(REVEALED, theme)
+    text = "\n".join(lines)
+    assert theme.seat("╏", "south", bold=True) in text  # south's mark over north's a1v
+    assert theme.seat("┃", "north", bold=True) in text  # the other half of a1v
+    assert theme.seat("╍╍╍", "north", bold=True) in text  # north's mark over south's c3h
+    assert theme.seat("━━━", "south", bold=True) in text  # the other half of c3h
+    assert theme.seat("┆", "north", bold=True) in text  # a mark on no wall
+    plain = render_board(REVEALED, None)
+    assert plain[4:11] == [
+        " 4 | .   . : .   .   . | 4",  # north's mark b4v on no wall
+        "   |        ----###    |",  # south's c3h, north's mark d3h over its east half
+        " 3 | .   .   .   .   . | 3",
+        "   |                   |",
+        " 2 | . | .   .   .   . | 2",  # north's a1v
+        "   |   |               |",
+        " 1 | . # .   N   .   . | 1",  # south's mark a1v over north's wall
+    ]

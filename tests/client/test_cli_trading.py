@@ -93,7 +93,8 @@ def test_offer_show_trade_and_withdraw_through_cq(cq: Cq) -> None:
 
     ok(cq, "game", "offer", "-g", g, "buying", "dan", profile="cat")
     assert "cat offers to buy a wall (private, to dan)" in ok(
-        cq, "game", "show", "-g", g, profile="dan")
+        cq, "game", "show", "-g", g, profile="dan"
+    )
     assert "cat offers" not in ok(cq, "game", "show", "-g", g, profile="ben")
     withdrawn = ok(cq, "game", "offer", "-g", g, "--withdraw", profile="cat")
     assert f"You withdrew your offer in game {game_id}" in withdrawn
@@ -113,24 +114,43 @@ def test_refused_offers_and_trades_leave_the_game_unchanged(cq: Cq) -> None:
     before = state(cq, game_id)
 
     refused(cq, "game", "offer", "-g", g, "selling", profile="ann", says="no wall left to sell")
-    refused(cq, "game", "trade", "-g", g, "selling", "cat", profile="ann",
-            says="no wall left to sell")
-    refused(cq, "game", "offer", "-g", g, "buying", profile="cat",
-            says="already have an open offer")
-    refused(cq, "game", "trade", "-g", g, "selling", "cat", profile="cat",
-            says="your own offer")
+    refused(
+        cq, "game", "trade", "-g", g, "selling", "cat", profile="ann", says="no wall left to sell"
+    )
+    refused(
+        cq, "game", "offer", "-g", g, "buying", profile="cat", says="already have an open offer"
+    )
+    refused(cq, "game", "trade", "-g", g, "selling", "cat", profile="cat", says="your own offer")
     refused(cq, "game", "trade", "-g", g, "buying", "ben", profile="cat", says="withdrew")
-    refused(cq, "game", "trade", "-g", g, "buying", "dan", profile="cat",
-            says="dan has no offer for you")
-    refused(cq, "game", "trade", "-g", g, "buying", "cat", profile="dan",
-            says="trade with 'selling'")
-    refused(cq, "game", "trade", "-g", g, "buying", "ann", profile="eve",
-            says="not a player")
+    refused(
+        cq,
+        "game",
+        "trade",
+        "-g",
+        g,
+        "buying",
+        "dan",
+        profile="cat",
+        says="dan has no offer for you",
+    )
+    refused(
+        cq, "game", "trade", "-g", g, "buying", "cat", profile="dan", says="trade with 'selling'"
+    )
+    refused(cq, "game", "trade", "-g", g, "buying", "ann", profile="eve", says="not a player")
     refused(cq, "game", "offer", "-g", g, "--withdraw", profile="ann", says="no open offer")
     refused(cq, "game", "offer", "-g", g, "lending", profile="ann", says="lending", code=2)
     refused(cq, "game", "offer", "-g", g, profile="ann", says="TRADING_MODE", code=2)
-    refused(cq, "game", "offer", "-g", g, "--withdraw", "buying", profile="ann",
-            says="--withdraw takes no", code=2)
-    refused(cq, "game", "trade", "-g", g, "buying", profile="ann",
-            says="TRADING_PARTNER", code=2)
+    refused(
+        cq,
+        "game",
+        "offer",
+        "-g",
+        g,
+        "--withdraw",
+        "buying",
+        profile="ann",
+        says="--withdraw takes no",
+        code=2,
+    )
+    refused(cq, "game", "trade", "-g", g, "buying", profile="ann", says="TRADING_PARTNER", code=2)
     assert state(cq, game_id) == before

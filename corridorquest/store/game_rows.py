@@ -1,0 +1,131 @@
+"""What every game request reads: the game with its players, and its latest actions.
+
+`game_with_players` returns ordinary model instances (`store.fast` builds them). On SQLite
+it is one statement (the game LEFT JOIN its players and their users): the event loop runs
+one transaction at a time, so nothing can change between the reads anyway. On PostgreSQL
+a write first locks the game row (`SELECT ... FOR UPDATE`) and only then reads the
+players: a single joined statement that waited for the lock would re-check only the
+game row afterwards, and could miss a player that the transaction it waited for added.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, NamedTuple
+
+import peewee as pw
+
+from corridorquest.store import fast
+from corridorquest.store.models import Game, GameAction, GamePlayer, User, database
+
+# The user columns a loaded player carries (`player.user` is a partial User).
+PLAYER_USER_FIELDS = ("id", "username", "email", "is_admin")
+
+_sql: dict[str, str] = {}
+
+
+def _joined_sql() -> str:
+    sql = _sql.get("joined")
+    if sql is None:
+        game_fields = Game._meta.sorted_fields
+        player_fields = GamePlayer._meta.sorted_fields
+        user_fields = [User._meta.fields[name] for name in PLAYER_USER_FIELDS]
+        columns = ", ".join(
+            [f'g."{f.column_name}"' for f in game_fields]
+            + [f'p."{f.column_name}"' for f in player_fields]
+            + [f'u."{f.column_name}"' for f in user_fields]
+        )
+        sql = _sql["joined"] = (
+            f"SELECT {columns} FROM {fast.table(Game)} AS g "
+            f'LEFT JOIN {fast.table(GamePlayer)} AS p ON p."game_id" = g."id" '
+            f'LEFT JOIN {fast.table(User)} AS u ON u."id" = p."user_id" '
+            f'WHERE g."id" = ? ORDER BY p."join_order"'
+        )
+    return sql
+
+
+def _user_plan() -> fast.RowPlan:
+    return fast.row_plan([User._meta.fields[name] for name in PLAYER_USER_FIELDS])
+
+
+def _attach(player: GamePlayer, user: User) -> GamePlayer:
+    player.__rel__["user"] = user  # what `player.user = user` does, without marking it dirty
+    return player
+
+
+def _players(game_id: int) -> list[GamePlayer]:
+    return [
+        _attach(player, user)
+        for player, user in fast.select_with(
+            GamePlayer,
+            User,
+            'r."id" = t."user_id"',
+            't."game_id" = ?',
+            (game_id,),
+            'ORDER BY t."join_order"',
+            related_fields=PLAYER_USER_FIELDS,
+        )
+    ]
+
+
+def game_with_players(game_id: int, *, lock: bool = False) -> tuple[Game, list[GamePlayer]] | None:
+    """The game and its players in join order (None: no such game).
+
+    `lock`: a write's read (the game row locked until the transaction ends, PostgreSQL).
+    """
+    db: Any = database.obj
+    if not isinstance(db, pw.SqliteDatabase):
+        found = fast.select(Game, 't."id" = ?', (game_id,), fast.for_update() if lock else "")
+        return (found[0], _players(game_id)) if found else None
+    rows = db.execute_sql(_joined_sql(), (game_id,)).fetchall()
+    if not rows:
+        return None
+    game_width = len(Game._meta.sorted_fields)
+    player_end = game_width + len(GamePlayer._meta.sorted_fields)
+    game = fast.build(Game, fast.model_plan(Game), rows[0][:game_width])
+    if rows[0][game_width] is None:  # no player row joined
+        return game, []
+    player_plan = fast.model_plan(GamePlayer)
+    user_plan = _user_plan()
+    players = [
+        _attach(
+            fast.build(GamePlayer, player_plan, row[game_width:player_end]),
+            fast.build(User, user_plan, row[player_end:]),
+        )
+        for row in rows
+    ]
+    return game, players
+
+
+class ActionRow(NamedTuple):
+    """A `game_action` row as plain values (the same attribute names as `GameAction`)."""
+
+    id: int
+    game_id: int
+    n: int
+    seat: str
+    user_id: int
+    type: str
+    notation: str
+    at: datetime
+
+
+_ACTION_FIELDS = tuple(
+    GameAction._meta.fields[name]
+    for name in ("id", "game", "n", "seat", "user", "type", "notation", "at")
+)
+_ACTIONS_SQL = (
+    "SELECT "
+    + ", ".join(f'"{field.column_name}"' for field in _ACTION_FIELDS)
+    + f' FROM {fast.table(GameAction)} WHERE "game_id" = ? ORDER BY "n" DESC LIMIT ?'
+)
+
+
+def recent_actions(game_id: int, limit: int) -> list[ActionRow]:
+    """The game's last `limit` actions, oldest first."""
+    db: Any = database.obj
+    sql = _ACTIONS_SQL if fast.is_sqlite() else _ACTIONS_SQL.replace("?", "%s")
+    plan = fast.row_plan(_ACTION_FIELDS)
+    rows = [ActionRow(*fast.convert(plan, row)) for row in db.execute_sql(sql, (game_id, limit))]
+    rows.reverse()
+    return rows

@@ -1,0 +1,58 @@
+"""The session of a token with its user: the lookup every authenticated request makes.
+
+One indexed statement returning plain values (no model instances), and the idle-expiry
+touch of one session row.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
+
+from corridorquest.store import fast
+from corridorquest.store.models import Session, User, database
+
+
+class SessionUser(NamedTuple):
+    session_id: int
+    last_seen_at: datetime
+    expires_at: datetime
+    user_id: int
+    username: str
+    email: str
+    is_admin: bool
+    locked: bool
+
+
+_FIELDS = (
+    Session.id,
+    Session.last_seen_at,
+    Session.expires_at,
+    User.id,
+    User.username,
+    User.email,
+    User.is_admin,
+    User.locked,
+)
+_COLUMNS = ", ".join(
+    f'{"s" if field.model is Session else "u"}."{field.column_name}"' for field in _FIELDS
+)
+_SQL = {
+    True: f"SELECT {_COLUMNS} FROM {fast.table(Session)} AS s "
+    f'JOIN {fast.table(User)} AS u ON u."id" = s."user_id" WHERE s."token_hash" = ?',
+}
+_SQL[False] = _SQL[True].replace("?", "%s")  # PostgreSQL's placeholder
+
+
+def session_user(token_hash: str) -> SessionUser | None:
+    """The session stored under `token_hash` and its user (None: no such session)."""
+    db = database.obj
+    row = db.execute_sql(_SQL[fast.is_sqlite()], (token_hash,)).fetchone()
+    if row is None:
+        return None
+    return SessionUser(*fast.convert(fast.row_plan(_FIELDS), row))
+
+
+def touch_session(session_id: int, last_seen_at: datetime, expires_at: datetime) -> None:
+    """Record a use of the session: seen now, expiring later."""
+    fast.update_by_id(Session, session_id, last_seen_at=last_seen_at, expires_at=expires_at)
