@@ -38,8 +38,9 @@ def test_first_word_completes_from_the_command_table(config_dir: Path) -> None:
 
 
 def test_subcommands_and_options_complete(config_dir: Path) -> None:
-    assert {"show", "new", "list", "join", "change", "cancel", "move", "jump", "place",
-            "message", "offer", "trade"} <= set(completions("game "))
+    assert set(completions("game ")) == {
+        "show", "new", "list", "join", "change", "cancel", "move", "jump", "place",
+        "message", "offer", "trade", "mark", "unmark", "leaderboard"}
     assert completions("game li") == ["list"]
     assert completions("game list -") == ["-s", "--status", "-u", "--user", "-g", "--game",
                                           "--relation", "--help"]
