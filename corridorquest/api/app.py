@@ -17,7 +17,17 @@ from sanic import Blueprint, Sanic
 from sanic_ext import Config
 
 from corridorquest import __version__
-from corridorquest.api import games, markers, messages, scores, server, sessions, trading, users
+from corridorquest.api import (
+    admin_users,
+    games,
+    markers,
+    messages,
+    scores,
+    server,
+    sessions,
+    trading,
+    users,
+)
 from corridorquest.api.errors import install_error_handler
 from corridorquest.security.https_check import install_https_check
 from corridorquest.services.context import ServiceContext
@@ -39,6 +49,7 @@ BLUEPRINTS: list[Blueprint] = [
     trading.bp,
     messages.bp,
     messages.admin_bp,
+    admin_users.bp,
     users.bp,
     sessions.bp,
     sessions.verifications_bp,

@@ -196,32 +196,79 @@ def select_with(
     ]
 
 
+_INT_FIELDS = (pw.AutoField, pw.IntegerField, pw.BigIntegerField)
+_STR_FIELDS = (pw.CharField, pw.TextField)
+
+
+def _to_db(field: pw.Field, sqlite: bool) -> Any:
+    """`field.db_value`, with the common cases short-cut (same values, fewer calls).
+
+    On SQLite a datetime becomes `isoformat(" ")`: the text sqlite3's default datetime
+    adapter would make of what `db_value` returns.
+    """
+    slow = field.db_value
+    target = field.rel_field if isinstance(field, pw.ForeignKeyField) else field
+    exact: type | None = None
+    if type(target) in _INT_FIELDS:
+        exact = int
+    elif type(target) in _STR_FIELDS:
+        exact = str
+    if exact is not None:
+        plain = exact
+        return lambda value: value if type(value) is plain or value is None else slow(value)
+    if sqlite and type(field) is pw.DateTimeField:
+        return lambda value: value.isoformat(" ") if type(value) is datetime else slow(value)
+    return slow
+
+
+def _write_sql(key: tuple[Any, ...], model: type[pw.Model], fields: Sequence[pw.Field],
+               make: Any) -> tuple[str, tuple[Any, ...]]:
+    """The cached (SQL, value converters) of a write; `make()` builds the SQL text."""
+    cached = _write_cache.get(key)
+    if cached is None:
+        sqlite = is_sqlite()
+        cached = _write_cache[key] = (_dialect(make()), tuple(_to_db(f, sqlite) for f in fields))
+    return cached
+
+
+_write_cache: dict[tuple[Any, ...], tuple[str, tuple[Any, ...]]] = {}
+
+
 def insert(model: type[pw.Model], **values: Any) -> None:
     """INSERT one row (no id returned): `values` by field name."""
-    fields = [model._meta.fields[name] for name in values]
     key = ("insert", model, tuple(values), type(_db()))
-    sql = _sql_cache.get(key)
-    if sql is None:
+    cached = _write_cache.get(key)
+    if cached is None:
+        fields = [model._meta.fields[name] for name in values]
         names = ", ".join(f'"{f.column_name}"' for f in fields)
         marks = ", ".join("?" for _ in fields)
-        sql = _dialect(f"INSERT INTO {table(model)} ({names}) VALUES ({marks})")
-        _sql_cache[key] = sql
-    params = tuple(f.db_value(v) for f, v in zip(fields, values.values(), strict=True))
+        cached = _write_sql(
+            key, model, fields, lambda: f"INSERT INTO {table(model)} ({names}) VALUES ({marks})"
+        )
+    sql, converters = cached
+    params = tuple(to_db(v) for to_db, v in zip(converters, values.values(), strict=True))
     _db().execute_sql(sql, params)
+
+
+def _update_sql(key: tuple[Any, ...], model: type[pw.Model],
+                names: Sequence[str]) -> tuple[str, tuple[Any, ...]]:
+    cached = _write_cache.get(key)
+    if cached is None:
+        fields = [model._meta.fields[name] for name in names]
+        assignments = ", ".join(f'"{f.column_name}" = ?' for f in fields)
+        pk = model._meta.primary_key.column_name
+        cached = _write_sql(
+            key, model, fields, lambda: f'UPDATE {table(model)} SET {assignments} WHERE "{pk}" = ?'
+        )
+    return cached
 
 
 def update(instance: pw.Model, *names: str) -> None:
     """UPDATE the named fields of `instance` (by primary key) from its current values."""
     model = type(instance)
-    fields = [model._meta.fields[name] for name in names]
-    key = ("update", model, names, type(_db()))
-    sql = _sql_cache.get(key)
-    if sql is None:
-        assignments = ", ".join(f'"{f.column_name}" = ?' for f in fields)
-        pk = model._meta.primary_key.column_name
-        sql = _dialect(f'UPDATE {table(model)} SET {assignments} WHERE "{pk}" = ?')
-        _sql_cache[key] = sql
-    params = [f.db_value(instance.__data__.get(f.name)) for f in fields]
+    sql, converters = _update_sql(("update", model, names, type(_db())), model, names)
+    data = instance.__data__
+    params = [to_db(data.get(name)) for to_db, name in zip(converters, names, strict=True)]
     params.append(instance._pk)
     _db().execute_sql(sql, tuple(params))
     instance._dirty.difference_update(names)
@@ -229,15 +276,9 @@ def update(instance: pw.Model, *names: str) -> None:
 
 def update_by_id(model: type[pw.Model], pk: Any, **values: Any) -> None:
     """UPDATE the named fields of the row of `model` whose primary key is `pk`."""
-    fields = [model._meta.fields[name] for name in values]
-    key = ("update_by_id", model, tuple(values), type(_db()))
-    sql = _sql_cache.get(key)
-    if sql is None:
-        assignments = ", ".join(f'"{f.column_name}" = ?' for f in fields)
-        pk_column = model._meta.primary_key.column_name
-        sql = _dialect(f'UPDATE {table(model)} SET {assignments} WHERE "{pk_column}" = ?')
-        _sql_cache[key] = sql
-    params = [f.db_value(v) for f, v in zip(fields, values.values(), strict=True)]
+    names = tuple(values)
+    sql, converters = _update_sql(("update", model, names, type(_db())), model, names)
+    params = [to_db(v) for to_db, v in zip(converters, values.values(), strict=True)]
     params.append(pk)
     _db().execute_sql(sql, tuple(params))
 

@@ -44,8 +44,7 @@ def _joined_sql() -> str:
     return sql
 
 
-def _user_plan() -> fast.RowPlan:
-    return fast.row_plan([User._meta.fields[name] for name in PLAYER_USER_FIELDS])
+_USER_PLAN = fast.row_plan([User._meta.fields[name] for name in PLAYER_USER_FIELDS])
 
 
 def _attach(player: GamePlayer, user: User) -> GamePlayer:
@@ -86,7 +85,7 @@ def game_with_players(game_id: int, *, lock: bool = False) -> tuple[Game, list[G
     if rows[0][game_width] is None:  # no player row joined
         return game, []
     player_plan = fast.model_plan(GamePlayer)
-    user_plan = _user_plan()
+    user_plan = _USER_PLAN
     players = [
         _attach(
             fast.build(GamePlayer, player_plan, row[game_width:player_end]),
@@ -119,13 +118,14 @@ _ACTIONS_SQL = (
     + ", ".join(f'"{field.column_name}"' for field in _ACTION_FIELDS)
     + f' FROM {fast.table(GameAction)} WHERE "game_id" = ? ORDER BY "n" DESC LIMIT ?'
 )
+_ACTION_PLAN = fast.row_plan(_ACTION_FIELDS)
 
 
 def recent_actions(game_id: int, limit: int) -> list[ActionRow]:
     """The game's last `limit` actions, oldest first."""
     db: Any = database.obj
     sql = _ACTIONS_SQL if fast.is_sqlite() else _ACTIONS_SQL.replace("?", "%s")
-    plan = fast.row_plan(_ACTION_FIELDS)
-    rows = [ActionRow(*fast.convert(plan, row)) for row in db.execute_sql(sql, (game_id, limit))]
+    found = db.execute_sql(sql, (game_id, limit))
+    rows = [ActionRow(*fast.convert(_ACTION_PLAN, row)) for row in found]
     rows.reverse()
     return rows

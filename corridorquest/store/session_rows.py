@@ -42,6 +42,7 @@ _SQL = {
     f'JOIN {fast.table(User)} AS u ON u."id" = s."user_id" WHERE s."token_hash" = ?',
 }
 _SQL[False] = _SQL[True].replace("?", "%s")  # PostgreSQL's placeholder
+_PLAN = fast.row_plan(_FIELDS)
 
 
 def session_user(token_hash: str) -> SessionUser | None:
@@ -50,7 +51,7 @@ def session_user(token_hash: str) -> SessionUser | None:
     row = db.execute_sql(_SQL[fast.is_sqlite()], (token_hash,)).fetchone()
     if row is None:
         return None
-    return SessionUser(*fast.convert(fast.row_plan(_FIELDS), row))
+    return SessionUser(*fast.convert(_PLAN, row))
 
 
 def touch_session(session_id: int, last_seen_at: datetime, expires_at: datetime) -> None:

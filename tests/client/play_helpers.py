@@ -14,7 +14,7 @@ from client.legal import state_from_game
 from client.profiles import Profile, ProfileStore
 from corridorquest.engine import Seat, Step, format_square
 from tests.support.server import RunningServer
-from tests.support.users import make_user
+from tests.support.users import insert_user, make_user
 
 Cq = Callable[..., Result]
 COMPASS = {(0, 1): "north", (0, -1): "south", (1, 0): "east", (-1, 0): "west"}
@@ -25,6 +25,14 @@ def add_players(server: RunningServer, config_dir: Path, names: list[str]) -> No
     store = ProfileStore(config_dir)
     for name in names:
         token = make_user(server.base_url, server.mail_dir, name)
+        store.save(Profile(name=name, server_url=server.base_url, username=name, token=token))
+
+
+def add_inserted_players(server: RunningServer, config_dir: Path, names: list[str]) -> None:
+    """Users inserted straight into the database (no mail), each logged in in its own profile."""
+    store = ProfileStore(config_dir)
+    for name in names:
+        token = insert_user(server.database_url, name)
         store.save(Profile(name=name, server_url=server.base_url, username=name, token=token))
 
 

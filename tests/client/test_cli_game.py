@@ -3,43 +3,26 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import Result
 
-from tests.client.conftest import make_runner
 from tests.client.play_helpers import (
-    add_players,
     best_step,
     created_id,
     game_json,
     play_to_the_end,
 )
-from tests.support.server import RunningServer, running_server
 
 Cq = Callable[..., Result]
 PLAYERS = ["ann", "ben", "cat", "dan"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("server")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def module_config(tmp_path_factory: pytest.TempPathFactory, server: RunningServer) -> Path:
-    directory = tmp_path_factory.mktemp("config")
-    add_players(server, directory, PLAYERS)
-    return directory
-
-
 @pytest.fixture
-def cq(module_config: Path, monkeypatch: pytest.MonkeyPatch) -> Cq:
-    monkeypatch.setenv("CQ_CONFIG_DIR", str(module_config))
-    return make_runner(module_config)
+def cq(players_cq: Cq) -> Cq:
+    return players_cq
 
 
 def new_game(cq: Cq, *args: str, profile: str = "ann") -> int:
@@ -165,7 +148,7 @@ def test_new_game_with_invites_and_list_filters(cq: Cq) -> None:
         "No games found.")
 
 
-def test_completion_of_game_ids_from_the_server(cq: Cq, module_config: Path) -> None:
+def test_completion_of_game_ids_from_the_server(cq: Cq, players_config: Path) -> None:
     game_id = new_game(cq, "-b", "5", profile="cat")
     result = cq(env={"_CQ_COMPLETE": "bash_complete", "COMP_WORDS": "cq game show -g ",
                      "COMP_CWORD": "4", "CQ_PROFILE": "cat"})

@@ -3,43 +3,23 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from click.testing import Result
 
-from client.profiles import Profile, ProfileStore
-from tests.client.conftest import make_runner
 from tests.client.play_helpers import created_id
-from tests.support.server import RunningServer, running_server
-from tests.support.users import insert_user
 
 Cq = Callable[..., Result]
 PLAYERS = ["ann", "ben", "cat", "eve"]
+INSERT_PLAYERS = True
 LIMIT = 3
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("server"), MESSAGE_LIMIT=LIMIT) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def module_config(tmp_path_factory: pytest.TempPathFactory, server: RunningServer) -> Path:
-    directory = tmp_path_factory.mktemp("config")
-    store = ProfileStore(directory)
-    for name in PLAYERS:
-        token = insert_user(server.database_url, name)
-        store.save(Profile(name=name, server_url=server.base_url, username=name, token=token))
-    return directory
+SERVER_SETTINGS = {"MESSAGE_LIMIT": LIMIT}
 
 
 @pytest.fixture
-def cq(module_config: Path, monkeypatch: pytest.MonkeyPatch) -> Cq:
-    monkeypatch.setenv("CQ_CONFIG_DIR", str(module_config))
-    return make_runner(module_config)
+def cq(players_cq: Cq) -> Cq:
+    return players_cq
 
 
 def ok(cq: Cq, *args: str, profile: str) -> str:

@@ -5,7 +5,7 @@ walls), `game show --at N`, and completion that never reveals an invisible wall.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,31 +15,16 @@ from click.testing import Result
 from client.legal import legal_targets
 from client.render.board import render_board
 from client.render.themes import get_theme
-from tests.client.conftest import make_runner
-from tests.client.play_helpers import add_players, created_id, game_json, play_to_the_end
-from tests.support.server import RunningServer, running_server
+from tests.client.conftest import runner_in
+from tests.client.play_helpers import created_id, game_json, play_to_the_end
 
 Cq = Callable[..., Result]
 PLAYERS = ["mia", "max"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("server")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def module_config(tmp_path_factory: pytest.TempPathFactory, server: RunningServer) -> Path:
-    directory = tmp_path_factory.mktemp("config")
-    add_players(server, directory, PLAYERS)
-    return directory
-
-
 @pytest.fixture
-def cq(module_config: Path, monkeypatch: pytest.MonkeyPatch) -> Cq:
-    monkeypatch.setenv("CQ_CONFIG_DIR", str(module_config))
-    return make_runner(module_config)
+def cq(players_cq: Cq) -> Cq:
+    return players_cq
 
 
 def ok(result: Result) -> Result:
@@ -62,11 +47,9 @@ def board_row(output: str, row: int) -> str:
 
 
 @pytest.fixture(scope="module")
-def invisible(module_config: Path) -> dict[str, Any]:
+def invisible(players_config: Path) -> dict[str, Any]:
     """An invisible game in which the player to move placed d1v (d1|e1 and d2|e2)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CQ_CONFIG_DIR", str(module_config))
-        cq = make_runner(module_config)
+    with runner_in(players_config) as cq:
         game_id, placer, victim = started(cq, "-x")
         ok(cq("game", "place", "-g", str(game_id), "d1v", profile=placer))
     return {"id": game_id, "placer": placer, "victim": victim}

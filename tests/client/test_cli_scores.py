@@ -4,46 +4,29 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import Result
 
-from tests.client.conftest import make_runner
-from tests.client.play_helpers import add_players, created_id, play_to_the_end
-from tests.support.server import RunningServer, running_server
+from tests.client.conftest import runner_in
+from tests.client.play_helpers import created_id, play_to_the_end
 
 Cq = Callable[..., Result]
 PLAYERS = ["sam", "sue"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("server")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def module_config(tmp_path_factory: pytest.TempPathFactory, server: RunningServer) -> Path:
-    directory = tmp_path_factory.mktemp("config")
-    add_players(server, directory, PLAYERS)
-    return directory
-
-
 @pytest.fixture
-def cq(module_config: Path, monkeypatch: pytest.MonkeyPatch) -> Cq:
-    monkeypatch.setenv("CQ_CONFIG_DIR", str(module_config))
-    return make_runner(module_config)
+def cq(players_cq: Cq) -> Cq:
+    return players_cq
 
 
 @pytest.fixture(scope="module")
-def finished(module_config: Path) -> dict[str, Any]:
+def finished(players_config: Path) -> dict[str, Any]:
     """A 5x5 two-player game of sam and sue, played to the end through cq."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CQ_CONFIG_DIR", str(module_config))
-        cq = make_runner(module_config)
+    with runner_in(players_config) as cq:
         result = cq("game", "new", "-b", "5", profile="sam")
         assert result.exit_code == 0, result.output
         game_id = created_id(result)

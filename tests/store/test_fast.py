@@ -97,3 +97,26 @@ def test_insert_and_update_write_what_peewee_reads_back(store: Store) -> None:
     reread = store.run(lambda: Game.get_by_id(game.id))
     assert (reread.revision, reread.turn_user_id, reread.turn_since) == (9, alice.id, moment)
     assert reread.state == '{"x": 1}' and reread.private is True
+
+
+def test_save_and_update_by_id_write_every_given_field(store: Store) -> None:
+    game, alice, bob = _game(store)
+    moment = utcnow() - timedelta(minutes=3)
+
+    def write() -> None:
+        row = fast.select(Game, 't."id" = ?', (game.id,))[0]
+        row.status = "finished"
+        row.winner = bob.id
+        row.finished_at = moment
+        row.turn_user = None
+        fast.save(row)
+        fast.update_by_id(User, alice.id, description="hi", locked=True)
+
+    store.run(write)
+    reread = store.run(lambda: Game.get_by_id(game.id))
+    assert (reread.status, reread.winner_id, reread.finished_at, reread.turn_user_id) == (
+        "finished", bob.id, moment, None,
+    )
+    assert reread.state == '{"x": 1}' and reread.private is True
+    user = store.run(lambda: User.get_by_id(alice.id))
+    assert (user.description, user.locked) == ("hi", True)

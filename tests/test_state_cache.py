@@ -1,0 +1,49 @@
+"""services.state_cache: a cached position is exactly the parsed one, and never shared."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from corridorquest.engine import GameState, Seat
+from corridorquest.services import state_cache
+
+
+def _position() -> GameState:
+    state = GameState.new(size=9, players=2, first=Seat.NORTH)
+    state.play_notation("e8", "move")  # north starts on e9
+    state.play_notation("c3h", "wall")
+    return state
+
+
+def test_encode_then_parse_gives_the_same_position_as_parsing_afresh() -> None:
+    text = state_cache.encode(_position())
+    cached = state_cache.parse(text)
+    fresh = GameState.from_dict(json.loads(text))
+    assert cached.to_dict() == fresh.to_dict() == json.loads(text)
+    assert cached.legal_actions() == fresh.legal_actions()
+
+
+def test_a_parsed_position_is_a_copy_that_the_caller_may_change() -> None:
+    text = state_cache.encode(_position())
+    first = state_cache.parse(text)
+    first.play_notation("e7", "move")
+    again = state_cache.parse(text)
+    assert again.to_dict() == json.loads(text)
+    assert again.to_dict() != first.to_dict()
+
+
+def test_text_that_is_not_a_position_is_refused_every_time() -> None:
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            state_cache.parse('{"size": 9}')
+
+
+def test_the_cache_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(state_cache, "MAX_ENTRIES", 3)
+    state = GameState.new(size=9, players=2, first=Seat.NORTH)
+    for step in ("e8", "e2", "e7", "e3", "e6"):
+        state.play_notation(step, "move")
+        state_cache.encode(state)
+    assert len(state_cache._cache) <= 3
