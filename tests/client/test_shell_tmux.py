@@ -9,36 +9,27 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import Result
 
 from client.legal import legal_targets
-from tests.client.conftest import make_runner
-from tests.client.play_helpers import add_players, best_step, created_id, game_json
-from tests.support.server import RunningServer, running_server
+from tests.client.play_helpers import best_step, created_id, game_json
 
 Cq = Callable[..., Result]
 ROOT = Path(__file__).resolve().parents[2]
 TMUX = shutil.which("tmux") or "/usr/bin/tmux"
 WAIT = 20.0
+PLAYERS = ["sue", "tom"]
 
 pytestmark = pytest.mark.skipif(not Path(TMUX).exists(), reason="tmux is not installed")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("server")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def config_dir(tmp_path_factory: pytest.TempPathFactory, server: RunningServer) -> Path:
-    directory = tmp_path_factory.mktemp("config")
-    add_players(server, directory, ["sue", "tom"])
-    return directory
+def config_dir(players_config: Path) -> Path:
+    return players_config
 
 
 class Terminal:
@@ -82,9 +73,8 @@ class Terminal:
 
 
 @pytest.fixture
-def cq(config_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Cq:
-    monkeypatch.setenv("CQ_CONFIG_DIR", str(config_dir))
-    return make_runner(config_dir)
+def cq(players_cq: Cq) -> Cq:
+    return players_cq
 
 
 def shell_env(config_dir: Path, profile: str) -> dict[str, str]:
