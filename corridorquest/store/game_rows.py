@@ -76,7 +76,7 @@ def game_with_players(game_id: int, *, lock: bool = False) -> tuple[Game, list[G
     if not isinstance(db, pw.SqliteDatabase):
         found = fast.select(Game, 't."id" = ?', (game_id,), fast.for_update() if lock else "")
         return (found[0], _players(game_id)) if found else None
-    rows = db.execute_sql(_joined_sql(), (game_id,)).fetchall()
+    rows = fast.execute(_joined_sql(), (game_id,)).fetchall()
     if not rows:
         return None
     game_width = len(Game._meta.sorted_fields)
@@ -123,9 +123,8 @@ _ACTION_PLAN = fast.row_plan(_ACTION_FIELDS)
 
 def recent_actions(game_id: int, limit: int) -> list[ActionRow]:
     """The game's last `limit` actions, oldest first."""
-    db: Any = database.obj
     sql = _ACTIONS_SQL if fast.is_sqlite() else _ACTIONS_SQL.replace("?", "%s")
-    found = db.execute_sql(sql, (game_id, limit))
+    found = fast.execute(sql, (game_id, limit))
     rows = [ActionRow(*fast.convert(_ACTION_PLAN, row)) for row in found]
     rows.reverse()
     return rows

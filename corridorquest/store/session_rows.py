@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from corridorquest.store import fast
-from corridorquest.store.models import Session, User, database
+from corridorquest.store.models import Session, User
 
 
 class SessionUser(NamedTuple):
@@ -47,8 +47,7 @@ _PLAN = fast.row_plan(_FIELDS)
 
 def session_user(token_hash: str) -> SessionUser | None:
     """The session stored under `token_hash` and its user (None: no such session)."""
-    db = database.obj
-    row = db.execute_sql(_SQL[fast.is_sqlite()], (token_hash,)).fetchone()
+    row = fast.execute(_SQL[fast.is_sqlite()], (token_hash,)).fetchone()
     if row is None:
         return None
     return SessionUser(*fast.convert(_PLAN, row))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
 
@@ -21,6 +23,15 @@ def games_seen_by(client: httpx.Client, token: str, **query: str) -> list[int]:
     response = client.get("/games", params=query, headers=auth(token))
     assert response.status_code == 200, response.text
     return [game["id"] for game in response.json()["games"]]
+
+
+def alice_and_bob_waiting_for_four(
+    client: httpx.Client, tokens: dict[str, str]
+) -> dict[str, Any]:
+    """A 4-player game alice created and bob joined (as alice saw it at creation)."""
+    game = new_game(client, tokens["alice"], players=4)
+    join(client, tokens["bob"], game["id"])
+    return game
 
 
 def test_new_game_is_waiting_with_the_creator_as_admin_and_first_player(
@@ -150,8 +161,7 @@ def test_invitees_get_the_invitation_code_by_mail(
 def test_only_the_game_admin_may_change_a_game(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    game = new_game(client, tokens["alice"], players=4)
-    join(client, tokens["bob"], game["id"])
+    game = alice_and_bob_waiting_for_four(client, tokens)
     refused = client.patch(f"/games/{game['id']}", json={"size": 5}, headers=auth(tokens["bob"]))
     assert refused.status_code == 403 and refused.json()["reason"] == "not_game_admin"
     assert get_game(client, tokens["alice"], game["id"])["size"] == 9
@@ -167,8 +177,7 @@ def test_only_the_game_admin_may_change_a_game(
 def test_four_to_two_players_is_refused_with_three_waiting(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    game = new_game(client, tokens["alice"], players=4)
-    join(client, tokens["bob"], game["id"])
+    game = alice_and_bob_waiting_for_four(client, tokens)
     join(client, tokens["carol"], game["id"])
     before = get_game(client, tokens["alice"], game["id"])
     refused = client.patch(
@@ -181,8 +190,7 @@ def test_four_to_two_players_is_refused_with_three_waiting(
 def test_four_to_two_players_with_two_waiting_starts_the_game(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    game = new_game(client, tokens["alice"], players=4)
-    join(client, tokens["bob"], game["id"])
+    game = alice_and_bob_waiting_for_four(client, tokens)
     changed = client.patch(
         f"/games/{game['id']}", json={"players": 2}, headers=auth(tokens["alice"])
     )
@@ -195,8 +203,7 @@ def test_four_to_two_players_with_two_waiting_starts_the_game(
 def test_a_stale_base_revision_is_refused_with_the_current_game(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    game = new_game(client, tokens["alice"], players=4)
-    join(client, tokens["bob"], game["id"])
+    game = alice_and_bob_waiting_for_four(client, tokens)
     stale = client.patch(
         f"/games/{game['id']}",
         json={"size": 5, "base_revision": 1},
@@ -210,8 +217,7 @@ def test_a_stale_base_revision_is_refused_with_the_current_game(
 def test_withdrawing_from_a_waiting_game_leaves_it_waiting(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    game = new_game(client, tokens["alice"], players=4)
-    join(client, tokens["bob"], game["id"])
+    game = alice_and_bob_waiting_for_four(client, tokens)
     left = client.delete(f"/games/{game['id']}/players/me", headers=auth(tokens["bob"]))
     assert left.status_code == 200
     assert (left.json()["status"], left.json()["waiting_players"]) == ("waiting", ["alice"])
@@ -235,8 +241,7 @@ def test_withdrawing_from_a_started_game_cancels_it(
 
 
 def test_only_the_game_admin_may_cancel(client: httpx.Client, tokens: dict[str, str]) -> None:
-    game = new_game(client, tokens["alice"], players=4)
-    join(client, tokens["bob"], game["id"])
+    game = alice_and_bob_waiting_for_four(client, tokens)
     refused = client.delete(f"/games/{game['id']}", headers=auth(tokens["bob"]))
     assert refused.status_code == 403 and refused.json()["reason"] == "not_game_admin"
     assert get_game(client, tokens["bob"], game["id"])["status"] == "waiting"

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import ssl
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,7 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.server import free_port, fresh_database, server_env, stop
+from tests.support.server import free_port, fresh_database, server_env, start_process, stop
+from tests.support.tls import self_signed_certificate
 from tests.support.users import DEFAULT_PASSWORD
 
 
@@ -25,15 +24,7 @@ def serving(tmp_path: Path, scheme: str, verify: Any = True, **settings: Any) ->
     with fresh_database(tmp_path) as database_url:
         port = free_port()
         env = server_env(tmp_path, database_url, port, REQUIRE_HTTPS=True, **settings)
-        log_path = tmp_path / "server.log"
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "corridorquest", "serve"],
-                cwd=tmp_path,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+        process, log_path = start_process(tmp_path, env)
         try:
             api = f"{scheme}://127.0.0.1:{port}/api/v1"
             deadline = time.monotonic() + 20
@@ -100,30 +91,7 @@ def test_a_refused_signup_creates_nothing(api: str) -> None:
 
 
 def test_direct_tls_is_accepted(tmp_path: Path) -> None:
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "2",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-            "-subj",
-            "/CN=127.0.0.1",
-            "-addext",
-            "subjectAltName=IP:127.0.0.1",
-        ],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
+    cert, key = self_signed_certificate(tmp_path)
     trusted = ssl.create_default_context(cafile=str(cert))
     with serving(tmp_path, "https", verify=trusted, TLS_CERT=cert, TLS_KEY=key) as api:
         answer = httpx.get(api + "/server/info", verify=trusted)

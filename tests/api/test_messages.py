@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.games import get_game, new_game, play, started_game
+from tests.support.games import get_game, new_game, play, play_scripts, started_game
 from tests.support.server import RunningServer, running_server
 from tests.support.users import auth, insert_user
 
@@ -61,14 +61,7 @@ def mute(
 
 def play_out(client: httpx.Client, tokens: dict[str, str], game: dict[str, Any]) -> None:
     by_seat = {s["seat"]: tokens[s["username"]] for s in game["seats"]}
-    scripts = {"south": list(SOUTH), "north": list(NORTH)}
-    state = game
-    while state["status"] == "started":
-        seat = state["turn"]
-        kind, to = scripts[seat].pop(0)
-        response = play(client, by_seat[seat], game["id"], kind, to)
-        assert response.status_code == 201, response.text
-        state = response.json()
+    play_scripts(client, by_seat, game, {"south": list(SOUTH), "north": list(NORTH)})
 
 
 def seat_names(game: dict[str, Any]) -> dict[str, str]:

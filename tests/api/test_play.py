@@ -7,7 +7,14 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from tests.support.games import get_game, history, new_game, play, started_game
+from tests.support.games import (
+    get_game,
+    history,
+    new_game,
+    play,
+    play_scripts,
+    started_game,
+)
 from tests.support.server import RunningServer
 from tests.support.users import auth, insert_user
 
@@ -34,6 +41,17 @@ def two_player_game(
     game = started_game(client, {a: tokens[a], b: tokens[b]}, size=5, **options)
     by_seat = {seat["seat"]: tokens[seat["username"]] for seat in game["seats"]}
     return game, by_seat
+
+
+def wall_b3h_placed(
+    client: httpx.Client, tokens: dict[str, str], **mode: object
+) -> tuple[dict[str, object], dict[str, str], str, str]:
+    """A started game in `mode` whose first player placed b3h: (game, by_seat, mover, other)."""
+    game, by_seat = two_player_game(client, tokens, **mode)
+    mover = str(game["turn"])
+    other = "north" if mover == "south" else "south"
+    play(client, by_seat[mover], game["id"], "wall", "b3h")
+    return game, by_seat, mover, other
 
 
 def test_the_player_to_move_moves_and_the_turn_passes(
@@ -63,13 +81,7 @@ def test_a_game_is_played_to_the_end_in_mixed_notations(
 ) -> None:
     game, by_seat = two_player_game(client, tokens, "north2", "south2")
     paths = {"south": list(SOUTH_PATH), "north": list(NORTH_PATH)}
-    state = game
-    while state["status"] == "started":
-        seat = state["turn"]
-        kind, to = paths[seat].pop(0)
-        response = play(client, by_seat[seat], game["id"], kind, to)
-        assert response.status_code == 201, response.text
-        state = response.json()
+    state = play_scripts(client, by_seat, game, paths)
     assert state["status"] == "finished" and state["finished_at"]
     south = next(s["username"] for s in state["seats"] if s["seat"] == "south")
     assert state["winner"] == south and state["turn"] is None
@@ -186,10 +198,7 @@ def test_a_retried_action_returns_the_first_answer_and_plays_once(
 def test_masked_walls_hide_owner_and_counts_from_opponents(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    game, by_seat = two_player_game(client, tokens, masked=True)
-    mover = game["turn"]
-    other = "north" if mover == "south" else "south"
-    play(client, by_seat[mover], game["id"], "wall", "b3h")
+    game, by_seat, mover, other = wall_b3h_placed(client, tokens, masked=True)
     seen_by_other = get_game(client, by_seat[other], game["id"])
     assert seen_by_other["walls"] == [{"wall": "b3h", "owner": None}]
     counts = {s["seat"]: s["walls_left"] for s in seen_by_other["seats"]}
@@ -203,10 +212,7 @@ def test_masked_walls_hide_owner_and_counts_from_opponents(
 def test_invisible_walls_are_shown_only_to_their_owner(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    game, by_seat = two_player_game(client, tokens, invisible=True)
-    mover = game["turn"]
-    other = "north" if mover == "south" else "south"
-    play(client, by_seat[mover], game["id"], "wall", "b3h")
+    game, by_seat, mover, other = wall_b3h_placed(client, tokens, invisible=True)
     assert get_game(client, by_seat[mover], game["id"])["walls"] == [
         {"wall": "b3h", "owner": mover}
     ]

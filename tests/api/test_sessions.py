@@ -32,12 +32,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
         yield running
 
 
-@pytest.fixture(scope="module")
-def client(server: RunningServer) -> Iterator[Client]:
-    with httpx.Client(base_url=server.api, timeout=10) as http:
-        yield http
-
-
 def user(server: RunningServer, client: Client, name: str) -> str:
     """A verified user, logged out again; returns its username."""
     token = make_user(server.base_url, server.mail_dir, name)

@@ -22,12 +22,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
         yield running
 
 
-@pytest.fixture(scope="module")
-def client(server: RunningServer) -> Iterator[Client]:
-    with httpx.Client(base_url=server.api, timeout=10) as http:
-        yield http
-
-
 def test_an_idle_session_expires_and_no_longer_blocks_a_new_login(
     server: RunningServer, client: Client
 ) -> None:

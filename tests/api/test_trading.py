@@ -77,6 +77,23 @@ def players(tokens: dict[str, str], *names: str) -> dict[str, str]:
     return {name: tokens[name] for name in names}
 
 
+def four_player_5x5(
+    client: httpx.Client, tokens: dict[str, str], **options: Any
+) -> tuple[dict[str, str], int]:
+    """A started 5x5 game of ann, bob, cid and dee: (their tokens, its id)."""
+    four = players(tokens, "ann", "bob", "cid", "dee")
+    game = started_game(client, four, size=5, **options)
+    return four, int(game["id"])
+
+
+def ann_selling_to_bob(client: httpx.Client, tokens: dict[str, str]) -> int:
+    """A started game of ann and bob in which ann offers to sell a wall; its id."""
+    game = started_game(client, players(tokens, "ann", "bob"))
+    gid = int(game["id"])
+    assert offer(client, tokens["ann"], gid, "selling").status_code == 201
+    return gid
+
+
 def test_a_public_sell_offer_is_bought_and_a_wall_and_the_cost_move(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
@@ -127,9 +144,7 @@ def test_a_buy_offer_is_sold_against_by_a_player_whose_turn_it_is_not(
 def test_withdrawn_offers_disappear_and_cannot_be_traded(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    game = started_game(client, players(tokens, "ann", "bob"))
-    gid = game["id"]
-    assert offer(client, tokens["ann"], gid, "selling").status_code == 201
+    gid = ann_selling_to_bob(client, tokens)
     gone = withdraw(client, tokens["ann"], gid)
     assert gone.status_code == 200, gone.text
     assert gone.json()["offers"] == []
@@ -146,9 +161,7 @@ def test_withdrawn_offers_disappear_and_cannot_be_traded(
 def test_refused_offers_and_trades_change_nothing(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    game = started_game(client, players(tokens, "ann", "bob"))
-    gid = game["id"]
-    assert offer(client, tokens["ann"], gid, "selling").status_code == 201
+    gid = ann_selling_to_bob(client, tokens)
     two = players(tokens, "ann", "bob")
     before = snapshot(client, two, gid)
     refusals = [
@@ -180,9 +193,7 @@ def test_refused_offers_and_trades_change_nothing(
 def test_without_a_wall_in_hand_nobody_offers_or_trades_to_sell(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    four = players(tokens, "ann", "bob", "cid", "dee")
-    game = started_game(client, four, size=5)
-    gid = game["id"]
+    four, gid = four_player_5x5(client, tokens)
     for _ in range(initial_walls(5, 4)):  # ann sells both her walls to bob
         assert offer(client, tokens["ann"], gid, "selling").status_code == 201
         assert trade(client, tokens["bob"], gid, "buying", "ann").status_code == 201
@@ -201,9 +212,7 @@ def test_without_a_wall_in_hand_nobody_offers_or_trades_to_sell(
 def test_a_private_offer_is_read_and_traded_by_its_partner_only(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    four = players(tokens, "ann", "bob", "cid", "dee")
-    game = started_game(client, four, size=5)
-    gid = game["id"]
+    four, gid = four_player_5x5(client, tokens)
     made = offer(client, tokens["ann"], gid, "selling", "bob")
     assert made.status_code == 201, made.text
     private_text = f"ann privately offers bob to sell a wall (wall cost {COST_5_4})"
@@ -231,9 +240,7 @@ def test_a_private_offer_is_read_and_traded_by_its_partner_only(
 def test_a_masked_trade_tells_third_parties_no_wall_count(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
-    four = players(tokens, "ann", "bob", "cid", "dee")
-    game = started_game(client, four, size=5, masked=True)
-    gid = game["id"]
+    four, gid = four_player_5x5(client, tokens, masked=True)
     assert offer(client, tokens["ann"], gid, "buying").status_code == 201
     sold = trade(client, tokens["bob"], gid, "selling", "ann")
     assert sold.status_code == 201, sold.text

@@ -25,6 +25,10 @@ def login(client: Client, username: str, password: str = DEFAULT_PASSWORD) -> ht
     )
 
 
+def change_email(client: Client, token: str, email: str) -> httpx.Response:
+    return client.post("/users/me/email", headers=auth(token), json={"email": email})
+
+
 def test_show_self_has_every_field_and_others_only_public_ones(
     server: RunningServer, client: Client
 ) -> None:
@@ -176,9 +180,7 @@ def test_email_change_sends_a_code_to_the_new_address_and_a_notice_to_the_old(
     server: RunningServer, client: Client
 ) -> None:
     token = make_user(server.base_url, server.mail_dir, "iris")
-    started = client.post(
-        "/users/me/email", headers=auth(token), json={"email": "iris@new.example.test"}
-    )
+    started = change_email(client, token, "iris@new.example.test")
     assert started.status_code == 202 and started.json()["purpose"] == "email"
     notice = mail_text(wait_for_mail(server.mail_dir, "iris@example.test", count=2))
     assert "iris@new.example.test" in notice
@@ -204,7 +206,7 @@ def test_email_change_refuses_taken_bad_and_unchanged_addresses(
         ("jack-at-nowhere", 422, "invalid_email"),
         ("jack@example.test", 422, "invalid_email"),
     ]:
-        answer = client.post("/users/me/email", headers=auth(token), json={"email": email})
+        answer = change_email(client, token, email)
         assert (answer.status_code, answer.json()["reason"]) == (status, reason)
     assert len(mails_to(server.mail_dir, "jack@example.test")) == 1  # the signup code only
     assert client.post("/users/me/email", json={"email": "j@x.test"}).status_code == 401
@@ -214,9 +216,7 @@ def test_an_address_taken_meanwhile_is_refused_at_verify(
     server: RunningServer, client: Client
 ) -> None:
     token = make_user(server.base_url, server.mail_dir, "lena")
-    started = client.post(
-        "/users/me/email", headers=auth(token), json={"email": "shared@example.test"}
-    ).json()
+    started = change_email(client, token, "shared@example.test").json()
     code = latest_code(server.mail_dir, "shared@example.test")
     make_user(server.base_url, server.mail_dir, "mike", email="shared@example.test")
     late = client.post(

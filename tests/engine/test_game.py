@@ -29,24 +29,23 @@ from .engine_helpers import (
 from .reference import RefGame
 
 
-def test_turn_order_is_clockwise_from_the_first_seat() -> None:
-    state = position(9, 4, "south")
+def seats_to_move(players: int, turns: int) -> list[str]:
+    """The seat to move at each of `turns` turns of a 9x9 game that south starts."""
+    state = position(9, players, "south")
     seen = []
-    for _ in range(8):
+    for _ in range(turns):
         assert state.turn is not None
         seen.append(state.turn.value)
         state.play(state.legal_actions()[-1])
-    assert seen == ["south", "west", "north", "east"] * 2
+    return seen
+
+
+def test_turn_order_is_clockwise_from_the_first_seat() -> None:
+    assert seats_to_move(4, 8) == ["south", "west", "north", "east"] * 2
 
 
 def test_two_player_turns_skip_east_and_west() -> None:
-    state = position(9, 2, "south")
-    seen = []
-    for _ in range(4):
-        assert state.turn is not None
-        seen.append(state.turn.value)
-        state.play(state.legal_actions()[-1])
-    assert seen == ["south", "north"] * 2
+    assert seats_to_move(2, 4) == ["south", "north"] * 2
 
 
 def test_unknown_or_absent_first_seat_is_refused() -> None:

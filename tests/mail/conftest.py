@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import socket
 import ssl
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,12 +12,8 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
-
-def free_port() -> int:
-    """A TCP port that is free right now (aiosmtpd refuses port 0)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.support.server import free_port  # aiosmtpd refuses port 0
+from tests.support.tls import self_signed_certificate
 
 
 @dataclass
@@ -44,32 +38,7 @@ class SmtpServer:
 @pytest.fixture(scope="session")
 def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A self-signed certificate for 127.0.0.1 (made with the openssl command)."""
-    directory = tmp_path_factory.mktemp("tls")
-    cert, key = directory / "cert.pem", directory / "key.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "2",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-            "-subj",
-            "/CN=127.0.0.1",
-            "-addext",
-            "subjectAltName=IP:127.0.0.1",
-        ],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
-    return cert, key
+    return self_signed_certificate(tmp_path_factory.mktemp("tls"))
 
 
 def _server_context(certificate: tuple[Path, Path]) -> ssl.SSLContext:
@@ -93,52 +62,41 @@ def _authenticator(inbox: Inbox) -> Any:
     return authenticate
 
 
-def _run(controller: Controller) -> Iterator[None]:
+def _serving(
+    certificate: tuple[Path, Path] | None = None, implicit_tls: bool = False
+) -> Iterator[SmtpServer]:
+    """Run an SMTP server until the generator is closed: plain without a certificate; with
+    one, STARTTLS (required, AUTH only after it) or implicit TLS, and AUTH as mailer/s3cret."""
+    inbox = Inbox()
+    port = free_port()
+    options: dict[str, Any] = {}
+    if certificate is not None:
+        tls = "ssl_context" if implicit_tls else "tls_context"
+        options = {
+            tls: _server_context(certificate),
+            "require_starttls": not implicit_tls,
+            "authenticator": _authenticator(inbox),
+            # aiosmtpd does not see implicit TLS as TLS for AUTH; the socket is TLS anyway.
+            "auth_require_tls": not implicit_tls,
+        }
+    controller = Controller(inbox, hostname="127.0.0.1", port=port, **options)
     controller.start()
     try:
-        yield
+        yield SmtpServer(port, inbox, str(certificate[0]) if certificate else None)
     finally:
         controller.stop()
 
 
 @pytest.fixture
 def smtp_plain() -> Iterator[SmtpServer]:
-    inbox = Inbox()
-    port = free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    for _ in _run(controller):
-        yield SmtpServer(port, inbox)
+    yield from _serving()
 
 
 @pytest.fixture
 def smtp_starttls(certificate: tuple[Path, Path]) -> Iterator[SmtpServer]:
-    inbox = Inbox()
-    port = free_port()
-    controller = Controller(
-        inbox,
-        hostname="127.0.0.1",
-        port=port,
-        tls_context=_server_context(certificate),
-        require_starttls=True,
-        authenticator=_authenticator(inbox),
-        auth_require_tls=True,
-    )
-    for _ in _run(controller):
-        yield SmtpServer(port, inbox, str(certificate[0]))
+    yield from _serving(certificate)
 
 
 @pytest.fixture
 def smtp_tls(certificate: tuple[Path, Path]) -> Iterator[SmtpServer]:
-    inbox = Inbox()
-    port = free_port()
-    controller = Controller(
-        inbox,
-        hostname="127.0.0.1",
-        port=port,
-        ssl_context=_server_context(certificate),
-        # aiosmtpd does not see implicit TLS as TLS for AUTH; the socket is TLS anyway.
-        authenticator=_authenticator(inbox),
-        auth_require_tls=False,
-    )
-    for _ in _run(controller):
-        yield SmtpServer(port, inbox, str(certificate[0]))
+    yield from _serving(certificate, implicit_tls=True)

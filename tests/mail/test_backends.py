@@ -26,15 +26,23 @@ def _deliver(config: MailConfig, to: str, subject: str, body: str) -> None:
     asyncio.run(backend.deliver(build_message(config.sender, to, subject, body)))
 
 
-def test_smtp_without_tls_delivers_to_the_recipient(smtp_plain: SmtpServer) -> None:
-    config = MailConfig(
+def _smtp_config(server: SmtpServer, security: str, *, login: bool = False) -> MailConfig:
+    """SMTP to the test server; with `login`, as mailer/s3cret trusting its certificate."""
+    return MailConfig(
         backend="smtp",
         sender=SENDER,
         smtp_host="127.0.0.1",
-        smtp_port=smtp_plain.port,
-        smtp_security="none",
+        smtp_port=server.port,
+        smtp_security=security,
+        smtp_user="mailer" if login else None,
+        smtp_password="s3cret" if login else None,
+        smtp_ca_file=server.ca_file if login else None,
         smtp_timeout=10,
     )
+
+
+def test_smtp_without_tls_delivers_to_the_recipient(smtp_plain: SmtpServer) -> None:
+    config = _smtp_config(smtp_plain, "none")
     _deliver(config, "alice@example.test", "Your code", "Your code is 123456.")
     [envelope] = smtp_plain.inbox.envelopes
     assert envelope.rcpt_tos == ["alice@example.test"]
@@ -45,17 +53,7 @@ def test_smtp_without_tls_delivers_to_the_recipient(smtp_plain: SmtpServer) -> N
 
 
 def test_smtp_starttls_with_login_delivers(smtp_starttls: SmtpServer) -> None:
-    config = MailConfig(
-        backend="smtp",
-        sender=SENDER,
-        smtp_host="127.0.0.1",
-        smtp_port=smtp_starttls.port,
-        smtp_security="starttls",
-        smtp_user="mailer",
-        smtp_password="s3cret",
-        smtp_ca_file=smtp_starttls.ca_file,
-        smtp_timeout=10,
-    )
+    config = _smtp_config(smtp_starttls, "starttls", login=True)
     _deliver(config, "bob@example.test", "Hello", "über-safe text")
     assert smtp_starttls.inbox.logins == ["mailer"]
     [envelope] = smtp_starttls.inbox.envelopes
@@ -63,30 +61,13 @@ def test_smtp_starttls_with_login_delivers(smtp_starttls: SmtpServer) -> None:
 
 
 def test_smtp_implicit_tls_with_login_delivers(smtp_tls: SmtpServer) -> None:
-    config = MailConfig(
-        backend="smtp",
-        sender=SENDER,
-        smtp_host="127.0.0.1",
-        smtp_port=smtp_tls.port,
-        smtp_security="tls",
-        smtp_user="mailer",
-        smtp_password="s3cret",
-        smtp_ca_file=smtp_tls.ca_file,
-        smtp_timeout=10,
-    )
+    config = _smtp_config(smtp_tls, "tls", login=True)
     _deliver(config, "carol@example.test", "Hi", "body")
     assert [e.rcpt_tos for e in smtp_tls.inbox.envelopes] == [["carol@example.test"]]
 
 
 def test_smtp_refuses_an_untrusted_certificate(smtp_tls: SmtpServer) -> None:
-    config = MailConfig(
-        backend="smtp",
-        sender=SENDER,
-        smtp_host="127.0.0.1",
-        smtp_port=smtp_tls.port,
-        smtp_security="tls",
-        smtp_timeout=10,
-    )
+    config = _smtp_config(smtp_tls, "tls")
     with pytest.raises(aiosmtplib.SMTPException):
         _deliver(config, "carol@example.test", "Hi", "body")
     assert smtp_tls.inbox.envelopes == []
@@ -130,14 +111,7 @@ def test_config_from_settings_defaults_mail_dir_into_data_dir(tmp_path: Path) ->
 def test_outbox_send_returns_before_delivery_and_delivers_via_smtp(
     smtp_plain: SmtpServer,
 ) -> None:
-    config = MailConfig(
-        backend="smtp",
-        sender=SENDER,
-        smtp_host="127.0.0.1",
-        smtp_port=smtp_plain.port,
-        smtp_security="none",
-        smtp_timeout=10,
-    )
+    config = _smtp_config(smtp_plain, "none")
 
     async def scenario() -> tuple[bool, int]:
         outbox = Outbox.from_config(config)

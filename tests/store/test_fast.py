@@ -120,3 +120,15 @@ def test_save_and_update_by_id_write_every_given_field(store: Store) -> None:
     assert reread.state == '{"x": 1}' and reread.private is True
     user = store.run(lambda: User.get_by_id(alice.id))
     assert (user.description, user.locked) == ("hi", True)
+
+
+def test_a_constraint_violation_is_peewees_integrity_error(store: Store) -> None:
+    from corridorquest.store import IntegrityError
+
+    game, alice, _ = _game(store)
+    action = {"game": game.id, "n": 1, "seat": "north", "user": alice.id, "type": "move",
+              "notation": "e8", "at": utcnow()}
+    store.run(lambda: fast.insert(GameAction, **action))
+    with pytest.raises(IntegrityError):
+        store.run(lambda: fast.insert(GameAction, **action))
+    assert store.run(lambda: GameAction.select().count()) == 1

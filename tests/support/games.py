@@ -61,3 +61,21 @@ def play(
         json={"type": kind, "to": to, **extra},
         headers={**auth(token), **(headers or {})},
     )
+
+
+def play_scripts(
+    client: httpx.Client,
+    by_seat: dict[str, str],
+    game: dict[str, Any],
+    scripts: dict[str, list[tuple[str, str]]],
+) -> dict[str, Any]:
+    """Play the seat to move's next (kind, to) from `scripts` (consumed) with its token from
+    `by_seat`, each accepted with 201, until the game is no longer started; the last state."""
+    state = game
+    while state["status"] == "started":
+        seat = state["turn"]
+        kind, to = scripts[seat].pop(0)
+        response = play(client, by_seat[seat], game["id"], kind, to)
+        assert response.status_code == 201, response.text
+        state = response.json()
+    return state

@@ -139,6 +139,21 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(STOP_TIMEOUT)
 
 
+def start_process(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], Path]:
+    """Start `python -m corridorquest serve` in tmp_path with `env`; its output goes to
+    tmp_path/server.log. Returns the process and the log's path."""
+    log_path = tmp_path / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "corridorquest", "serve"],
+            cwd=tmp_path,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    return process, log_path
+
+
 @contextmanager
 def running_server(tmp_path: Path, **settings: Any) -> Iterator[RunningServer]:
     """Start the real server (see the module docstring); stop it on exit."""
@@ -146,17 +161,9 @@ def running_server(tmp_path: Path, **settings: Any) -> Iterator[RunningServer]:
     with fresh_database(tmp_path) as database_url:
         port = free_port()
         env = server_env(tmp_path, database_url, port, **settings)
-        log_path = tmp_path / "server.log"
         scheme = "https" if env.get("TLS_CERT") else "http"
         base_url = f"{scheme}://127.0.0.1:{port}"
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "corridorquest", "serve"],
-                cwd=tmp_path,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+        process, log_path = start_process(tmp_path, env)
         try:
             wait_until_up(base_url, process, log_path)
             yield RunningServer(
