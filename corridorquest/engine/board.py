@@ -92,18 +92,47 @@ class Board:
             self.not_left & ~(v_left << 1),
         )
 
-    def solid_corners(self, h: int, v: int) -> int:
-        """Lattice points touched by a wall or on the border."""
+    def obstacle_components(self, h: int, v: int) -> list[int]:
+        """Lattice points grouped by what connects them: the border, and chains of walls.
+
+        Each group is a bitset of corner points; walls that touch (end to end, T or L) and
+        walls that touch the border join the same group. Only groups of two or more walls,
+        or walls on the border, are returned: a lone wall off the border closes no loop.
+        """
         w = self.stride
-        return (
-            self.border_corners
-            | (h << w)
-            | (h << (w + 1))
-            | (h << (w + 2))
-            | (v << 1)
-            | (v << (w + 1))
-            | (v << (2 * w + 1))
-        )
+        groups: list[int] = [self.border_corners]
+        points: list[int] = []
+        while h:
+            bit = h & -h
+            h ^= bit
+            points.append((bit << w) | (bit << (w + 1)) | (bit << (w + 2)))
+        while v:
+            bit = v & -v
+            v ^= bit
+            points.append((bit << 1) | (bit << (w + 1)) | (bit << (2 * w + 1)))
+        lone: list[int] = []
+        for wall_points in points:
+            merged = wall_points
+            joined = False
+            kept_groups: list[int] = []
+            for group in groups:
+                if group & wall_points:
+                    merged |= group
+                    joined = True
+                else:
+                    kept_groups.append(group)
+            kept_lone: list[int] = []
+            for group in lone:
+                if group & wall_points:
+                    merged |= group
+                    joined = True
+                else:
+                    kept_lone.append(group)
+            if joined:
+                groups, lone = kept_groups + [merged], kept_lone
+            else:
+                groups, lone = kept_groups, kept_lone + [merged]
+        return groups
 
 
 @cache

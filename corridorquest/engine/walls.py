@@ -3,8 +3,8 @@
 Listing every legal wall stays cheap because few candidates need a path search:
 
 * a wall that cuts no edge of a pawn's current shortest path cannot cut that pawn off;
-* a wall that touches the border or other walls in fewer than two of its three lattice points
-  closes no loop, so it cannot cut anybody off.
+* a wall closes a loop (and so may cut somebody off) only when two of its three lattice
+  points already belong to one connected group of walls and border: any other wall is legal.
 
 Only walls failing both tests get a flood fill, on the position with that wall added. Nothing is
 cached between calls: every listing is computed from the position.
@@ -42,9 +42,12 @@ def legal_wall_slots(board: Board, h: int, v: int, pawns: list[tuple[int, int]])
     """(h_slots, v_slots) of every legal wall; ``pawns`` are (square bit, goal bits) pairs."""
     w = board.stride
     legal_h, legal_v = geometric_slots(board, h, v)
-    solid = board.solid_corners(h, v)
-    risky_h = legal_h & _two_of_three(solid >> w, solid >> (w + 1), solid >> (w + 2))
-    risky_v = legal_v & _two_of_three(solid >> 1, solid >> (w + 1), solid >> (2 * w + 1))
+    risky_h = risky_v = 0
+    for group in board.obstacle_components(h, v):
+        risky_h |= _two_of_three(group >> w, group >> (w + 1), group >> (w + 2))
+        risky_v |= _two_of_three(group >> 1, group >> (w + 1), group >> (2 * w + 1))
+    risky_h &= legal_h
+    risky_v &= legal_v
     if not (risky_h | risky_v):
         return legal_h, legal_v
     masks = board.move_masks(h, v)
