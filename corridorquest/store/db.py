@@ -112,6 +112,67 @@ def _with_memo(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, An
         _memo.value = previous
 
 
+class _CommitBatch:
+    """SQLite group commit: the transactions of one event-loop turn share one COMMIT.
+
+    Opening a batch runs BEGIN and schedules `commit` with `loop.call_soon`, so it runs
+    after every callback already queued for this turn: each request handled meanwhile
+    runs its transaction inline, one after the other (the loop serialises them), each in
+    its own SAVEPOINT, and waits for the COMMIT before it answers. Later transactions of
+    the batch see the earlier ones' writes (one connection, strictly serial), exactly as
+    if each had committed on its own; the batch makes one WAL commit out of many.
+    """
+
+    def __init__(
+        self,
+        db: pw.Database,
+        loop: asyncio.AbstractEventLoop,
+        on_done: Callable[[_CommitBatch], None],
+    ) -> None:
+        self._db = db
+        self._loop = loop
+        self._on_done = on_done
+        self._waiters: list[asyncio.Future[None]] = []
+        self._txn = db.transaction()
+        self._txn.__enter__()
+        loop.call_soon(self.commit)
+
+    async def run(self, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
+        """Run `fn` in a savepoint of the batch; return (or raise) after the COMMIT."""
+        error: BaseException | None = None
+        result: Any = None
+        try:
+            with self._db.atomic():
+                result = _with_memo(fn, args, kwargs)
+        except Exception as exc:  # rolled back to its savepoint; answered after the COMMIT
+            error = exc
+        waiter = self._loop.create_future()
+        self._waiters.append(waiter)
+        await waiter
+        if error is not None:
+            raise error
+        return result
+
+    def commit(self) -> None:
+        """COMMIT the batch (once); wake its transactions, with the error if it failed."""
+        if self._txn is None:
+            return
+        txn, self._txn = self._txn, None
+        self._on_done(self)
+        failure: BaseException | None = None
+        try:
+            txn.__exit__(None, None, None)  # COMMIT; on failure peewee rolls back, re-raises
+        except Exception as exc:
+            failure = exc
+        for waiter in self._waiters:
+            if waiter.done():  # its request was cancelled meanwhile
+                continue
+            if failure is None:
+                waiter.set_result(None)
+            else:
+                waiter.set_exception(failure)
+
+
 class Store:
     """An open database plus the way to run a transaction from async code."""
 
@@ -119,6 +180,7 @@ class Store:
         self.db = db
         self.is_sqlite = isinstance(db, pw.SqliteDatabase)
         self._executor: ThreadPoolExecutor | None = None
+        self._batch: _CommitBatch | None = None  # SQLite: the open group-commit batch
         if not self.is_sqlite:
             self._executor = ThreadPoolExecutor(pool_size, thread_name_prefix="cq-db")
 
@@ -137,6 +199,8 @@ class Store:
 
     def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run `fn` in one transaction, synchronously (startup, scripts, tests)."""
+        if self._batch is not None:  # commit what the loop's transactions wrote first
+            self._batch.commit()
         if self.is_sqlite:
             with self.db.atomic():
                 return _with_memo(fn, args, kwargs)
@@ -144,10 +208,21 @@ class Store:
             return _with_memo(fn, args, kwargs)
 
     async def transaction(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run `fn` in one transaction: inline on SQLite, in the pool on PostgreSQL."""
+        """Run `fn` in one transaction: inline on SQLite (group commit), in the pool on PostgreSQL.
+
+        SQLite: `fn` runs at once inside a SAVEPOINT of the loop turn's shared transaction
+        (`_CommitBatch`); this returns (or raises what `fn` raised) once that transaction
+        has committed, so nothing acknowledged can be lost. If `fn` raises, only its own
+        savepoint is rolled back; if the COMMIT fails, every transaction of the batch fails.
+        """
         if self._executor is None:
-            with self.db.atomic():
-                return _with_memo(fn, args, kwargs)
+            batch = self._batch
+            if batch is None:
+                if self.db.in_transaction():  # nested in `run` (scripts, start-up)
+                    with self.db.atomic():
+                        return _with_memo(fn, args, kwargs)
+                batch = self._open_batch()
+            return await batch.run(fn, args, kwargs)
         loop = asyncio.get_running_loop()
         call = functools.partial(self.run, fn, *args, **kwargs)
         return await loop.run_in_executor(self._executor, call)
@@ -156,13 +231,27 @@ class Store:
         """Run `fn` whose statements may each commit on their own (a lookup, a one-row touch).
 
         SQLite: inline, without BEGIN/COMMIT around it (each statement is its own
-        transaction; the loop runs nothing else meanwhile). PostgreSQL: as `transaction`.
+        transaction; the loop runs nothing else meanwhile); while a group-commit batch is
+        open it joins the batch instead, like `transaction` (it could read uncommitted
+        writes). PostgreSQL: as `transaction`.
         """
-        if self._executor is None and not self.db.in_transaction():
+        if self._executor is None and self._batch is None and not self.db.in_transaction():
             return fn(*args, **kwargs)
         return await self.transaction(fn, *args, **kwargs)
 
+    def _open_batch(self) -> _CommitBatch:
+        """BEGIN the shared transaction of this loop turn; its COMMIT runs on the next turn."""
+        batch = _CommitBatch(self.db, asyncio.get_running_loop(), self._batch_done)
+        self._batch = batch
+        return batch
+
+    def _batch_done(self, batch: _CommitBatch) -> None:
+        if self._batch is batch:
+            self._batch = None
+
     def close(self) -> None:
+        if self._batch is not None:
+            self._batch.commit()
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
