@@ -3,9 +3,9 @@
 - `show_position`: `GET /games/{id}?at=N`, the game after its first N actions, replayed
   from the stored history and shown with the same rules of hidden information as the
   current game (during play a viewer sees only what it may see; a finished game reveals
-  everything). Walls left at an earlier action count the walls placed by then (trades
-  are not part of the action history); markers are notes, not part of a position, and
-  are not shown at earlier actions.
+  everything). Walls left at an earlier action count the walls placed by then and the
+  wall trades closed before the next action; markers are notes, not part of a
+  position, and are not shown at earlier actions.
 - `legal_actions`: `GET /games/{id}/legal-actions`, the moves, jumps and walls of the
   asking player computed from what that player may know (SPEC §4): a wall it cannot
   see is left out of the position, so the answer never reveals one (an action that
@@ -27,9 +27,29 @@ from corridorquest.services.game_access import (
     require_status,
 )
 from corridorquest.services.game_views import LAST_ACTIONS, game_view, visibility_for
-from corridorquest.store.models import GameAction
+from corridorquest.store.models import GameAction, WallOffer
 
 _PLENTY = 10_000  # walls in hand while replaying (bought walls are not in the history)
+
+
+def traded_walls(loaded: LoadedGame, actions: int | None) -> dict[Seat, int]:
+    """Walls each seat gained (+) or sold (-) in the trades made after at most `actions`
+    game actions (all trades: None)."""
+    seat_of = {player.user_id: Seat(player.seat) for player in loaded.players if player.seat}
+    query = WallOffer.select().where(
+        (WallOffer.game == loaded.game.id) & (WallOffer.status == "traded")
+    )
+    if actions is not None:
+        query = query.where(WallOffer.closed_after_action <= actions)
+    change: dict[Seat, int] = {}
+    for offer in query:
+        maker, taker = seat_of.get(offer.user_id), seat_of.get(offer.traded_with_id)
+        if maker is None or taker is None:
+            continue
+        seller, buyer = (maker, taker) if offer.mode == "selling" else (taker, maker)
+        change[seller] = change.get(seller, 0) - 1
+        change[buyer] = change.get(buyer, 0) + 1
+    return change
 
 
 def replay(loaded: LoadedGame, rows: list[GameAction]) -> GameState:
@@ -65,6 +85,9 @@ def _position(loaded: LoadedGame, viewer_id: int, at: int) -> dict[str, Any]:
         )
     earlier = rows[:at]
     state = replay(loaded, earlier)
+    trades = traded_walls(loaded, at if at < len(rows) else None)
+    for seat, change in trades.items():
+        state.walls_left[seat] = max(0, state.walls_left[seat] + change)
     if at < len(rows):
         state.turn = Seat(rows[at].seat)
         state.winner = None

@@ -269,7 +269,12 @@ async def trade(
             raise Conflict("seller_has_no_wall", f"{offerer.username} cannot sell a wall now")
         now = utcnow()
         claimed = (
-            WallOffer.update(status="traded", traded_with=user.id, closed_at=now)
+            WallOffer.update(
+                status="traded",
+                traded_with=user.id,
+                closed_at=now,
+                closed_after_action=state.ply,
+            )
             .where((WallOffer.id == offer.id) & (WallOffer.status == "open"))
             .execute()
         )

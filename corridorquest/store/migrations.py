@@ -46,10 +46,15 @@ def _trading_and_messages(db: pw.Database) -> None:
     db.create_tables([WallOffer, GameMessage, MessageMute], safe=True)
 
 
+def _offer_action_number(db: pw.Database) -> None:
+    add_column_if_missing(db, "wall_offer", "closed_after_action", pw.IntegerField(null=True))
+
+
 STEPS: list[Step] = [
     (1, "initial schema: users, sessions, verifications, games, actions", _initial_schema),
     (2, "markers of invisible-walls games", _markers),
     (3, "wall offers, game messages, message mutes", _trading_and_messages),
+    (4, "wall offers remember the action number of their trade", _offer_action_number),
 ]
 
 

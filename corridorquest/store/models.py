@@ -192,6 +192,9 @@ class WallOffer(BaseModel):
     traded_with = pw.ForeignKeyField(User, null=True, backref="+", on_delete="SET NULL")
     created_at = pw.DateTimeField(default=utcnow)
     closed_at = pw.DateTimeField(null=True)
+    # the number of game actions played when it was traded: the board at an earlier action
+    # counts exactly the trades made by then (timestamps have whole seconds only)
+    closed_after_action = pw.IntegerField(null=True)
 
     class Meta:
         indexes = ((("game", "user", "status"), False),)
