@@ -57,7 +57,7 @@ def schemathesis(
         "--seed",
         str(SEED),
         "--workers",
-        "2",
+        "1",
         "--request-timeout",
         "10",
         "--header",
@@ -69,6 +69,11 @@ def schemathesis(
     return subprocess.run(
         command, cwd=config.parent, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT
     )
+
+
+def _only_tool_errors(output: str) -> bool:
+    """True when schemathesis failed only with errors of its own (no failed check)."""
+    return "Runtime Error" in output and "FAILURES" not in output and "Failures:" not in output
 
 
 def test_generated_requests_get_no_server_error_and_answers_that_match_the_schema(
@@ -84,6 +89,11 @@ def test_generated_requests_get_no_server_error_and_answers_that_match_the_schem
     )
 
     done = schemathesis(server, tokens["fuzzer"], config)
+    if done.returncode != 0 and _only_tool_errors(done.stdout):
+        # CPython 3.11 can raise "AST constructor recursion depth mismatch" inside
+        # schemathesis's own generator (a tool crash, not a finding about our server):
+        # run once more; a finding about the server fails at once.
+        done = schemathesis(server, tokens["fuzzer"], config)
 
     report = done.stdout[-12000:] + done.stderr[-3000:]
     assert done.returncode == 0, report
