@@ -39,6 +39,26 @@ SQLITE_PRAGMAS = {
 }
 
 
+# Statements the sqlite3 module keeps prepared per connection (its default is 128). Every
+# statement the server runs fits, so none is parsed again (a prepare costs 10-40 us).
+SQLITE_CACHED_STATEMENTS = 512
+
+
+class SqliteDatabase(pw.SqliteDatabase):
+    """peewee's SqliteDatabase whose savepoints all have one name.
+
+    peewee names each savepoint `s<uuid4>`: a new SQL text per savepoint, which the sqlite3
+    module prepares and caches like any other statement, so the two statements of every
+    request's savepoint (group commit) pushed the server's real statements out of the
+    connection's statement cache and each move re-prepared all of them. SQLite resolves
+    RELEASE and ROLLBACK TO by name to the innermost savepoint of that name, so nested
+    savepoints under one name behave exactly as differently named ones.
+    """
+
+    def savepoint(self) -> pw._savepoint:
+        return pw._savepoint(self, sid="cq_savepoint")
+
+
 class DatabaseUrlError(ValueError):
     """DATABASE_URL cannot be used (message says why)."""
 
@@ -62,7 +82,12 @@ def connect(url: str, pool_size: int = 8) -> pw.Database:
         if path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
             path = str(Path(path).expanduser())
-        return pw.SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, check_same_thread=False)
+        return SqliteDatabase(
+            path,
+            pragmas=SQLITE_PRAGMAS,
+            check_same_thread=False,
+            cached_statements=SQLITE_CACHED_STATEMENTS,
+        )
     parts = urlsplit(url)
     if parts.scheme not in {"postgres", "postgresql", "postgresql+pool"}:
         raise DatabaseUrlError(

@@ -40,7 +40,7 @@ def execute(sql: str, params: Sequence[Any] = ()) -> Any:
     DEBUG level, unlike `execute_sql`.
     """
     db = _db()
-    if type(db) is not pw.SqliteDatabase:
+    if not isinstance(db, pw.SqliteDatabase):
         return db.execute_sql(sql, params)
     conn = db._state.conn
     if conn is None:

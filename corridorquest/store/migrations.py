@@ -50,11 +50,30 @@ def _offer_action_number(db: pw.Database) -> None:
     add_column_if_missing(db, "wall_offer", "closed_after_action", pw.IntegerField(null=True))
 
 
+# Indexes that cost a page write on every move and serve no query: the (game, ...)
+# composite indexes serve every lookup by game; by user, only the foreign keys' ON DELETE
+# would use them, and the only users ever deleted are never-verified signups, who have
+# neither actions nor messages.
+_MOVE_PATH_INDEXES = (
+    "game_action_game_id",
+    "game_action_user_id",
+    "game_message_game_id",
+    "game_message_sender_id",
+    "game_message_recipient_id",
+)
+
+
+def _drop_move_path_indexes(db: pw.Database) -> None:
+    for name in _MOVE_PATH_INDEXES:
+        db.execute_sql(f'DROP INDEX IF EXISTS "{name}"')
+
+
 STEPS: list[Step] = [
     (1, "initial schema: users, sessions, verifications, games, actions", _initial_schema),
     (2, "markers of invisible-walls games", _markers),
     (3, "wall offers, game messages, message mutes", _trading_and_messages),
     (4, "wall offers remember the action number of their trade", _offer_action_number),
+    (5, "drop single-column indexes of game actions and messages", _drop_move_path_indexes),
 ]
 
 

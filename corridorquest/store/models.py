@@ -129,10 +129,12 @@ class GamePlayer(BaseModel):
 class GameAction(BaseModel):
     game_id: int
     user_id: int
-    game = pw.ForeignKeyField(Game, backref="action_rows", on_delete="CASCADE")
+    # No single-column indexes (migration step 5): (game, n) serves every lookup by game,
+    # and every index is one more page each move writes.
+    game = pw.ForeignKeyField(Game, backref="action_rows", on_delete="CASCADE", index=False)
     n = pw.IntegerField()  # 1-based, in play order
     seat = pw.CharField(max_length=8)
-    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE", index=False)
     type = pw.CharField(max_length=8)  # move | jump | wall
     notation = pw.CharField(max_length=16)  # canonical: destination square or c3h
     at = pw.DateTimeField(default=utcnow)
@@ -211,10 +213,16 @@ class GameMessage(BaseModel):
     game_id: int
     sender_id: int | None
     recipient_id: int | None
-    game = pw.ForeignKeyField(Game, backref="message_rows", on_delete="CASCADE")
+    # No single-column indexes (migration step 5): (game, sender, kind) serves every
+    # lookup, and every index is one more page each move's system message writes.
+    game = pw.ForeignKeyField(Game, backref="message_rows", on_delete="CASCADE", index=False)
     kind = pw.CharField(max_length=8)  # system | player
-    sender = pw.ForeignKeyField(User, null=True, backref="+", on_delete="CASCADE")
-    recipient = pw.ForeignKeyField(User, null=True, backref="+", on_delete="CASCADE")
+    sender = pw.ForeignKeyField(
+        User, null=True, backref="+", on_delete="CASCADE", index=False
+    )
+    recipient = pw.ForeignKeyField(
+        User, null=True, backref="+", on_delete="CASCADE", index=False
+    )
     text = pw.TextField()
     detail = pw.TextField(null=True)
     at = pw.DateTimeField(default=utcnow)

@@ -126,3 +126,51 @@ def test_a_synchronous_run_commits_the_open_batch_first(tmp_path: Path) -> None:
         assert asyncio.run(mixed()) > 0
     finally:
         store.close()
+
+
+def test_a_nested_savepoint_that_fails_undoes_only_its_own_writes(tmp_path: Path) -> None:
+    """Every savepoint has one name; SQLite releases or rolls back the innermost one."""
+    store = Store.open(f"sqlite:///{tmp_path / 'cq.db'}")
+
+    def outer(name: str) -> None:
+        add_user(name)
+        try:
+            with store.db.atomic():
+                add_user(f"{name}-inner")
+                with store.db.atomic():
+                    add_user(f"{name}-innermost")
+                raise ValueError("undo the inner part")
+        except ValueError:
+            pass
+        with store.db.atomic():
+            add_user(f"{name}-kept")
+
+    async def batch() -> None:
+        await asyncio.gather(store.transaction(outer, "a"), store.transaction(outer, "b"))
+
+    try:
+        asyncio.run(batch())
+        assert committed_usernames(tmp_path / "cq.db") == {"a", "a-kept", "b", "b-kept"}
+    finally:
+        store.close()
+
+
+def test_the_statements_of_many_requests_stay_prepared(tmp_path: Path) -> None:
+    """Savepoints add no statement text per request (the connection's cache keeps ours)."""
+    store = Store.open(f"sqlite:///{tmp_path / 'cq.db'}")
+    texts: set[str] = set()
+
+    async def many() -> None:
+        conn = store.db.connection()
+        conn.set_trace_callback(texts.add)
+        for i in range(50):
+            await asyncio.gather(*(store.transaction(add_user, f"u{i}-{j}") for j in range(4)))
+        conn.set_trace_callback(None)
+
+    try:
+        asyncio.run(many())
+        savepoints = {text for text in texts if "SAVEPOINT" in text}
+        assert len(savepoints) == 2  # SAVEPOINT and RELEASE, one name for all 200
+        assert len(committed_usernames(tmp_path / "cq.db")) == 200
+    finally:
+        store.close()

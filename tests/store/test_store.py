@@ -11,7 +11,7 @@ import peewee as pw
 import pytest
 
 from corridorquest.store import DatabaseUrlError, Store, connect, current_version, migrations
-from corridorquest.store.models import ALL_MODELS, User
+from corridorquest.store.models import ALL_MODELS, SchemaVersion, User
 from tests.support.server import fresh_database
 
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("CQ_TEST_DATABASE_URL") else [])
@@ -139,5 +139,39 @@ def test_transactions_from_async_code_see_each_others_writes(database_url: str) 
         ids = asyncio.run(many())
         assert len(set(ids)) == 20
         assert store.run(lambda: User.select().count()) == 20
+    finally:
+        store.close()
+
+
+def _indexes(db: pw.Database, table: str) -> set[str]:
+    return {index.name for index in db.get_indexes(table)}
+
+
+def test_step_5_drops_the_single_column_indexes_of_actions_and_messages(
+    database_url: str,
+) -> None:
+    """An existing database loses the move path's redundant indexes; a fresh one never
+    has them; lookups by game keep their composite indexes."""
+    old = {
+        "game_action_game_id": ("game_action", "game_id"),
+        "game_action_user_id": ("game_action", "user_id"),
+        "game_message_game_id": ("game_message", "game_id"),
+        "game_message_sender_id": ("game_message", "sender_id"),
+        "game_message_recipient_id": ("game_message", "recipient_id"),
+    }
+    store = Store.open(database_url)
+    fresh = _indexes(store.db, "game_action") | _indexes(store.db, "game_message")
+    assert not fresh & old.keys()
+    assert {"game_action_game_id_n", "game_message_game_id_sender_id_kind"} <= fresh
+    # what a database created before step 5 looked like
+    for name, (table, column) in old.items():
+        store.db.execute_sql(f'CREATE INDEX "{name}" ON "{table}" ("{column}")')
+    store.run(lambda: SchemaVersion.delete().where(SchemaVersion.version >= 5).execute())
+    store.close()
+    store = Store.open(database_url)
+    try:
+        assert current_version(store.db) == migrations.latest_version()
+        upgraded = _indexes(store.db, "game_action") | _indexes(store.db, "game_message")
+        assert upgraded == fresh
     finally:
         store.close()
