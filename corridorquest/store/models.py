@@ -7,6 +7,7 @@ UTC datetimes (`utcnow()`). A new table or column needs a migration step in
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 import peewee as pw
@@ -17,9 +18,22 @@ database = pw.DatabaseProxy()
 IntegrityError = pw.IntegrityError
 
 
+_now_cache: tuple[int, datetime] = (-1, datetime.min)
+
+
 def utcnow() -> datetime:
-    """Now, as the naive UTC datetime every table stores."""
-    return datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    """Now, as the naive UTC datetime (whole seconds) every table stores.
+
+    One datetime per second, shared (datetimes are immutable): a move asks for the time
+    several times, and building it each time cost a few microseconds.
+    """
+    global _now_cache
+    second = int(time.time())
+    cached_second, moment = _now_cache
+    if second != cached_second:
+        moment = datetime.fromtimestamp(second, UTC).replace(tzinfo=None)
+        _now_cache = (second, moment)
+    return moment
 
 
 class BaseModel(pw.Model):
