@@ -33,6 +33,7 @@ class ServiceContext:
     def open(cls, settings: Settings) -> ServiceContext:
         """Open (create, migrate) the database and wire the bus and the outbox."""
         store = Store.open(settings.database_url, settings.db_pool_size)
+        store.start_checkpoints()
         outbox = Outbox.from_config(MailConfig.from_settings(settings))
         return cls(settings=settings, store=store, bus=EventBus(), outbox=outbox)
 

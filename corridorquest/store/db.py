@@ -25,6 +25,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 import peewee as pw
 from playhouse.pool import PooledPostgresqlDatabase
 
+from corridorquest.store.checkpoints import Checkpointer
 from corridorquest.store.migrations import migrate_database
 from corridorquest.store.models import database
 
@@ -225,6 +226,7 @@ class Store:
         self.is_sqlite = isinstance(db, pw.SqliteDatabase)
         self._executor: ThreadPoolExecutor | None = None
         self._batch: _CommitBatch | None = None  # SQLite: the open group-commit batch
+        self._checkpointer: Checkpointer | None = None
         if not self.is_sqlite:
             self._executor = ThreadPoolExecutor(pool_size, thread_name_prefix="cq-db")
 
@@ -297,9 +299,26 @@ class Store:
         if self._batch is batch:
             self._batch = None
 
+    def start_checkpoints(self) -> None:
+        """SQLite file: checkpoint the WAL on a thread of its own, never in a COMMIT.
+
+        For the server (`store.checkpoints` says why); scripts and tests keep SQLite's
+        automatic checkpoints.
+        """
+        path = self.db.database if self.is_sqlite else ":memory:"
+        if path == ":memory:" or self._checkpointer is not None:
+            return
+        self.db._pragmas = [*self.db._pragmas, ("wal_autocheckpoint", 0)]  # new connections
+        self.db.execute_sql("PRAGMA wal_autocheckpoint = 0")
+        self._checkpointer = Checkpointer(path)
+        self._checkpointer.start()
+
     def close(self) -> None:
         if self._batch is not None:
             self._batch.commit()
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
+            self._checkpointer = None
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None

@@ -174,3 +174,31 @@ def test_the_statements_of_many_requests_stay_prepared(tmp_path: Path) -> None:
         assert len(committed_usernames(tmp_path / "cq.db")) == 200
     finally:
         store.close()
+
+
+def test_the_server_checkpoints_the_log_off_the_event_loop(tmp_path: Path) -> None:
+    """With checkpoints on their own thread the write-ahead log stays small, no COMMIT
+    checkpoints, and every committed row is in the database file once the store closes."""
+    path = tmp_path / "cq.db"
+    store = Store.open(f"sqlite:///{path}")
+    store.start_checkpoints()
+    wal = Path(f"{path}-wal")
+
+    async def write_a_lot() -> int:
+        largest = 0
+        for i in range(150):
+            await asyncio.gather(*(store.transaction(add_user, f"u{i}-{j}") for j in range(20)))
+            largest = max(largest, wal.stat().st_size)
+            if i % 10 == 0:
+                await asyncio.sleep(0.3)  # the checkpointer's turn
+        return largest
+
+    try:
+        assert store.db.execute_sql("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+        largest = asyncio.run(write_a_lot())
+        # uncheckpointed, the log of 3,000 users with their three indexes grows past 4 MB
+        assert largest < 1_500_000
+        assert store._checkpointer is not None and store._checkpointer.checkpoints > 0
+    finally:
+        store.close()
+    assert len(committed_usernames(path)) == 3000
