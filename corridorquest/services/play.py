@@ -112,6 +112,7 @@ async def play(
         action_type = (
             "wall" if isinstance(action, PlaceWall) else ("jump" if action.jump else "move")
         )
+        notation = format_action(action)
         fast.insert(
             GameAction,
             game=game.id,
@@ -119,7 +120,7 @@ async def play(
             seat=seat.value,
             user=user.id,
             type=action_type,
-            notation=format_action(action),
+            notation=notation,
             at=now,
         )
         if isinstance(action, PlaceWall) and game.invisible:
@@ -140,7 +141,7 @@ async def play(
                 user_id=user.id,
                 seat=seat.value,
                 type=action_type,
-                notation=format_action(action),
+                notation=notation,
                 passed_user_ids=tuple(passed),
                 next_user_id=next_user.id if next_user else None,
             )

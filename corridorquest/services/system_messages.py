@@ -151,6 +151,8 @@ def _action(game: Game, event: ActionPlayed, name: _Names) -> list[Line]:
 
 def describe(event: GameEvent, game: Game, name: _Names) -> list[Line]:
     """The system messages of one event (none for events that are not game changes)."""
+    if isinstance(event, ActionPlayed):  # by far the most frequent: first
+        return _action(game, event, name)
     if isinstance(event, GameCreated):
         return [(f"{name(event.admin_id)} created the game ({_variant(game)})", None, None)]
     if isinstance(event, PlayersInvited):
@@ -165,8 +167,6 @@ def describe(event: GameEvent, game: Game, name: _Names) -> list[Line]:
         return [(f"The game admin changed the game: {_changed(game, event.changed)}", None, None)]
     if isinstance(event, GameStarted):
         return [(_started(game, event, name), None, None)]
-    if isinstance(event, ActionPlayed):
-        return _action(game, event, name)
     if isinstance(event, GameFinished):
         ranking = sorted(event.scores.items(), key=lambda item: -item[1])
         scores = ", ".join(f"{name(user_id)} {score}" for user_id, score in ranking)
