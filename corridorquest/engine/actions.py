@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from corridorquest.engine.geometry import Square, Wall
@@ -17,9 +18,6 @@ class Step(NamedTuple):
     def kind(self) -> str:
         return "jump" if self.jump else "move"
 
-    def __str__(self) -> str:
-        return str(self.to)
-
 
 class PlaceWall(NamedTuple):
     wall: Wall
@@ -28,9 +26,19 @@ class PlaceWall(NamedTuple):
     def kind(self) -> str:
         return "wall"
 
-    def __str__(self) -> str:
-        return str(self.wall)
 
+def _step_name(step: Step) -> str:
+    return str(step.to)
+
+
+def _wall_action_name(action: PlaceWall) -> str:
+    return str(action.wall)
+
+
+# ``str(action)`` is the canonical notation, remembered like the names of squares and walls
+# (geometry.py): an lru_cache wrapper as ``__str__`` answers a hit in C.
+Step.__str__ = lru_cache(maxsize=8192)(_step_name)  # type: ignore[method-assign]
+PlaceWall.__str__ = lru_cache(maxsize=4096)(_wall_action_name)  # type: ignore[method-assign]
 
 Action = Step | PlaceWall
 

@@ -61,15 +61,32 @@ class Board:
         assert set(self.goal) == set(CLOCKWISE)
         self.moves: list[Step | None] = [None] * (size * w)
         self.jumps: list[Step | None] = [None] * (size * w)
+        # Canonical notation (str) of the squares and walls of this board, both ways.
+        self.square_names: list[str | None] = [None] * (size * w)
+        self.square_indexes: dict[str, int] = {}
+        self.move_actions: dict[str, Step] = {}
+        self.jump_actions: dict[str, Step] = {}
         for i in squares:
-            self.moves[i] = Step(Square(i % w, i // w), False)
-            self.jumps[i] = Step(Square(i % w, i // w), True)
+            square = Square(i % w, i // w)
+            name = str(square)
+            self.moves[i] = self.move_actions[name] = Step(square, False)
+            self.jumps[i] = self.jump_actions[name] = Step(square, True)
+            self.square_names[i] = name
+            self.square_indexes[name] = i
         table_size = size * w
         self.h_actions: list[PlaceWall | None] = [None] * table_size
         self.v_actions: list[PlaceWall | None] = [None] * table_size
+        self.wall_actions: dict[str, PlaceWall] = {}
         for i in self.slots:
-            self.h_actions[i] = PlaceWall(Wall(i % w, i // w, "h"))
-            self.v_actions[i] = PlaceWall(Wall(i % w, i // w, "v"))
+            h_wall, v_wall = Wall(i % w, i // w, "h"), Wall(i % w, i // w, "v")
+            self.h_actions[i] = self.wall_actions[str(h_wall)] = PlaceWall(h_wall)
+            self.v_actions[i] = self.wall_actions[str(v_wall)] = PlaceWall(v_wall)
+        # The JSON of a placed wall and its owner, as GameState.to_json writes it.
+        self.wall_json: dict[tuple[Wall, Seat], str] = {
+            (action.wall, seat): f'["{name}","{seat.value}"]'
+            for name, action in self.wall_actions.items()
+            for seat in CLOCKWISE
+        }
 
     def index(self, square: Square) -> int:
         return square.row * self.stride + square.col
@@ -155,6 +172,30 @@ def reaches(start: int, goal: int, masks: MoveMasks, stride: int) -> bool:
             return False
         reach |= front
     return True
+
+
+def path_length(start: int, goal: int, masks: MoveMasks, stride: int) -> int | None:
+    """Steps from ``start`` to the nearest bit of ``goal``; None when unreachable.
+
+    The number of ``shortest_layers`` minus one, without keeping the layers.
+    """
+    n, s, e, w = masks
+    reach = start
+    steps = 0
+    while not reach & goal:
+        # speed: growing the whole reached set takes fewer operations than a frontier
+        grown = (
+            reach
+            | ((reach & n) << stride)
+            | ((reach & s) >> stride)
+            | ((reach & e) << 1)
+            | ((reach & w) >> 1)
+        )
+        if grown == reach:
+            return None
+        reach = grown
+        steps += 1
+    return steps
 
 
 def shortest_layers(start: int, goal: int, masks: MoveMasks, stride: int) -> list[int] | None:

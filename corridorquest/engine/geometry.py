@@ -8,7 +8,9 @@ block closest to a1.
 from __future__ import annotations
 
 import enum
-from typing import Literal, NamedTuple
+from functools import lru_cache
+from operator import attrgetter
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 SIZES: tuple[int, ...] = (5, 7, 9, 11, 13, 15, 17)
 PLAYER_COUNTS: tuple[int, ...] = (2, 4)
@@ -22,6 +24,18 @@ class Seat(enum.Enum):
     EAST = "east"
     SOUTH = "south"
     WEST = "west"
+
+    # Speed: Enum's own ``value`` and ``__hash__`` are Python functions, run on every dict
+    # lookup by seat and every ``seat.value``. These do the same in C (an Enum member is
+    # only equal to itself, so the identity hash is as good as Enum's hash of the name).
+    if TYPE_CHECKING:
+
+        @property
+        def value(self) -> str: ...
+
+    else:
+        value = property(attrgetter("_value_"))
+    __hash__ = object.__hash__
 
     @property
     def title(self) -> str:
@@ -42,17 +56,26 @@ class Square(NamedTuple):
     col: int
     row: int
 
-    def __str__(self) -> str:
-        return f"{chr(ord('a') + self.col)}{self.row + 1}"
-
 
 class Wall(NamedTuple):
     col: int
     row: int
     orientation: Orientation
 
-    def __str__(self) -> str:
-        return f"{chr(ord('a') + self.col)}{self.row + 1}{self.orientation}"
+
+def _square_name(square: Square) -> str:
+    return f"{chr(ord('a') + square.col)}{square.row + 1}"
+
+
+def _wall_name(wall: Wall) -> str:
+    return f"{chr(ord('a') + wall.col)}{wall.row + 1}{wall.orientation}"
+
+
+# ``str(square)`` is "e4", ``str(wall)`` is "c3h". Squares and walls are immutable values, so
+# their names are remembered. Speed: an lru_cache wrapper as ``__str__`` answers a hit in C
+# (no Python frame); 4096 names is more than every square and wall of every board size.
+Square.__str__ = lru_cache(maxsize=4096)(_square_name)  # type: ignore[method-assign]
+Wall.__str__ = lru_cache(maxsize=4096)(_wall_name)  # type: ignore[method-assign]
 
 
 _INITIAL_WALLS = {

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from itertools import compress
 from typing import Any
 
 from corridorquest.engine.actions import Action, PlaceWall, Step
-from corridorquest.engine.board import Board, board_for, reaches, shortest_layers
+from corridorquest.engine.board import Board, MoveMasks, board_for, path_length, reaches
 from corridorquest.engine.errors import GameOverError, IllegalActionError, NotationError
 from corridorquest.engine.geometry import (
     Seat,
@@ -34,6 +35,10 @@ from corridorquest.engine.walls import (
 KINDS = ("move", "jump", "wall")
 
 
+def _json_seat(seat: Seat | None) -> str:
+    return "null" if seat is None else f'"{seat.value}"'
+
+
 class GameState:
     """A position: pawns, walls, walls left, whose turn, winner. Mutable; ``copy()`` is cheap."""
 
@@ -50,6 +55,7 @@ class GameState:
         }
         self._h = 0
         self._v = 0
+        self._masks: MoveMasks = self.board.move_masks(0, 0)  # follows _h and _v (_add_wall)
         self.walls: list[tuple[Wall, Seat]] = []
         count = initial_walls(size, players)
         self.walls_left: dict[Seat, int] = {seat: count for seat in self.seats}
@@ -66,15 +72,17 @@ class GameState:
 
     def copy(self) -> GameState:
         other = object.__new__(GameState)
-        other.__dict__.update(self.__dict__)
-        other._pos = dict(self._pos)
-        other.walls = list(self.walls)
-        other.walls_left = dict(self.walls_left)
-        other.passes = list(self.passes)
+        fields = self.__dict__.copy()  # the rest is immutable or shared (the board)
+        fields["_pos"] = self._pos.copy()
+        fields["walls"] = self.walls.copy()
+        fields["walls_left"] = self.walls_left.copy()
+        fields["passes"] = self.passes.copy()
+        other.__dict__ = fields
         return other
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data; ``GameState.from_dict(state.to_dict())`` is an exact copy."""
+        names = self.board.square_names
         return {
             "size": self.size,
             "players": self.players,
@@ -82,11 +90,32 @@ class GameState:
             "turn": self.turn.value if self.turn else None,
             "winner": self.winner.value if self.winner else None,
             "ply": self.ply,
-            "pawns": {seat.value: str(square) for seat, square in self.pawns.items()},
+            "pawns": {seat.value: names[i] for seat, i in self._pos.items()},
             "walls": [[str(wall), seat.value] for wall, seat in self.walls],
             "walls_left": {seat.value: n for seat, n in self.walls_left.items()},
             "passes": [[ply, seat.value] for ply, seat in self.passes],
         }
+
+    def to_json(self) -> str:
+        """The text of ``json.dumps(self.to_dict(), separators=(",", ":"))``, written directly.
+
+        Speed: the server stores it on every move. Every value is an int, null or a name of
+        letters and digits, so nothing needs escaping; the walls come ready-made from the board.
+        """
+        try:
+            walls = ",".join(map(self.board.wall_json.__getitem__, self.walls))
+        except KeyError:  # a wall off this board (no position has one): the general way
+            return json.dumps(self.to_dict(), separators=(",", ":"))
+        names = self.board.square_names
+        pawns = ",".join([f'"{seat.value}":"{names[i]}"' for seat, i in self._pos.items()])
+        left = ",".join([f'"{seat.value}":{count}' for seat, count in self.walls_left.items()])
+        passes = ",".join([f'[{ply},"{seat.value}"]' for ply, seat in self.passes])
+        return (
+            f'{{"size":{self.size},"players":{self.players},"first":"{self.first.value}",'
+            f'"turn":{_json_seat(self.turn)},"winner":{_json_seat(self.winner)},'
+            f'"ply":{self.ply},"pawns":{{{pawns}}},"walls":[{walls}],'
+            f'"walls_left":{{{left}}},"passes":[{passes}]}}'
+        )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
@@ -124,9 +153,8 @@ class GameState:
             raise ValueError("not a game position: the turn belongs to no seat of the game")
         state._pos = {seat: board.index(square) for seat, square in pawns.items()}
         state.walls_left = walls_left
-        masks = board.move_masks(state._h, state._v)
         for seat, position in state._pos.items():
-            if not reaches(1 << position, board.goal[seat], masks, board.stride):
+            if not reaches(1 << position, board.goal[seat], state._masks, board.stride):
                 raise ValueError(f"not a game position: {seat.title} has no path")
         return state
 
@@ -151,12 +179,10 @@ class GameState:
     def distance(self, seat: Seat) -> int:
         """Shortest path length of ``seat``'s pawn to its goal edge (pawns do not block)."""
         board = self.board
-        layers = shortest_layers(
-            1 << self._pos[seat], board.goal[seat], board.move_masks(self._h, self._v), board.stride
-        )
-        if layers is None:
+        steps = path_length(1 << self._pos[seat], board.goal[seat], self._masks, board.stride)
+        if steps is None:
             raise AssertionError(f"{seat.title} has no path: the position is corrupt")
-        return len(layers) - 1
+        return steps
 
     def next_seat(self, seat: Seat) -> Seat:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
@@ -177,9 +203,15 @@ class GameState:
         seat = seat or self.turn
         if seat is None or self.winner is not None:
             return []
-        board = self.board
-        masks = board.move_masks(self._h, self._v)
-        return legal_steps(board, masks, self._pos[seat], self._occupied())
+        return legal_steps(self.board, self._masks, self._pos[seat], self._occupied())
+
+    def _has_open_move(self, seat: Seat) -> bool:
+        """Whether ``seat``'s pawn has a free square next to it with no wall in between."""
+        n, s, e, w = self._masks
+        stride = self.board.stride
+        bit = 1 << self._pos[seat]
+        near = ((bit & n) << stride) | ((bit & s) >> stride) | ((bit & e) << 1) | ((bit & w) >> 1)
+        return bool(near & ~self._occupied())
 
     def legal_walls(self, seat: Seat | None = None) -> list[PlaceWall]:
         seat = seat or self.turn
@@ -200,6 +232,8 @@ class GameState:
         return actions
 
     def has_legal_action(self, seat: Seat) -> bool:
+        if self.winner is None and self._has_open_move(seat):  # speed: the usual case
+            return True
         if self.legal_steps(seat):
             return True
         return bool(self.legal_walls(seat))
@@ -212,6 +246,7 @@ class GameState:
             self._h |= bit
         else:
             self._v |= bit
+        self._masks = self.board.move_masks(self._h, self._v)
         self.walls.append((wall, seat))
 
     def reason_illegal(self, action: Action) -> str | None:
@@ -226,9 +261,7 @@ class GameState:
             if not board.on_board(action.to.col, action.to.row):
                 return "not a square on the board"
             occupant = {square: s.title for s, square in self.pawns.items()}
-            return explain_illegal_step(
-                board, board.move_masks(self._h, self._v), self.pawns[seat], action, occupant
-            )
+            return explain_illegal_step(board, self._masks, self.pawns[seat], action, occupant)
         wall = action.wall
         if not (0 <= wall.col < self.size - 1 and 0 <= wall.row < self.size - 1):
             return "does not fit on the board"
@@ -294,6 +327,9 @@ class GameState:
         is a move when it lands next to the pawn, else a jump). Raises NotationError for text
         that is no notation, IllegalActionError when a relative direction leads nowhere.
         """
+        action = self._parse_canonical(text, kind)
+        if action is not None:
+            return action
         label = text.strip()
         if kind is not None and kind not in KINDS:
             raise NotationError(f"{kind}: not an action type (move, jump or wall)")
@@ -319,6 +355,29 @@ class GameState:
             return Step(target, kind == "jump")
         return self._relative_step(label, pawn, delta, kind)
 
+    def _parse_canonical(self, text: str, kind: str | None) -> Action | None:
+        """``parse_action`` for the common case, quickly; None when the general way is needed.
+
+        The common case: a square or a wall on the board in canonical notation ("e4", "c3h").
+        Anything else, and every error, goes the general way.
+        """
+        board = self.board
+        if kind is None or kind == "wall":
+            wall = board.wall_actions.get(text)
+            if wall is not None or kind == "wall":
+                return wall
+        elif kind != "move" and kind != "jump":
+            return None
+        index = board.square_indexes.get(text)
+        if index is None or self.turn is None:
+            return None
+        if kind is None:
+            # next to the pawn: one column (index +-1) or one row (index +-stride) away
+            jump = abs(index - self._pos[self.turn]) not in (1, board.stride)
+        else:
+            jump = kind == "jump"
+        return board.jump_actions[text] if jump else board.move_actions[text]
+
     def _relative_step(
         self, label: str, pawn: Square, delta: tuple[int, int], kind: str | None
     ) -> Step:
@@ -341,8 +400,7 @@ class GameState:
             return Step(nearby, False)
         if occupied is None:
             raise IllegalActionError(f"{label}: no pawn on {nearby} to jump over")
-        masks = self.board.move_masks(self._h, self._v)
-        if wall_between(self.board, masks, pawn, nearby):
+        if wall_between(self.board, self._masks, pawn, nearby):
             raise IllegalActionError(f"{label}: wall between {pawn} and {nearby}")
         beyond = Square(nearby.col + dcol, nearby.row + drow)
         if not self.board.on_board(beyond.col, beyond.row):

@@ -14,6 +14,12 @@ def _directions(board: Board, masks: MoveMasks) -> tuple[tuple[int, int], ...]:
 
 def legal_steps(board: Board, masks: MoveMasks, pawn: int, occupied: int) -> list[Step]:
     """Every move and jump of the pawn on square index ``pawn``; ``occupied`` = pawn bits."""
+    w = board.stride
+    can_n, can_s, can_e, can_w = masks
+    bit = 1 << pawn
+    near = ((bit & can_n) << w) | ((bit & can_s) >> w) | ((bit & can_e) << 1) | ((bit & can_w) >> 1)
+    if not near & occupied:  # speed: the usual case, no pawn to jump over
+        return _plain_moves(board, masks, pawn)
     found: dict[int, Step] = {}
     directions = _directions(board, masks)
     moves, jumps = board.moves, board.jumps
@@ -35,6 +41,23 @@ def legal_steps(board: Board, masks: MoveMasks, pawn: int, occupied: int) -> lis
             if not occupied >> landing & 1:
                 found[landing] = jumps[landing]  # type: ignore[assignment]
     return list(found.values())
+
+
+def _plain_moves(board: Board, masks: MoveMasks, pawn: int) -> list[Step]:
+    """The moves to the open sides of ``pawn`` (north, east, south, west: as legal_steps)."""
+    w = board.stride
+    bit = 1 << pawn
+    moves = board.moves
+    steps: list[Step] = []
+    if bit & masks.n:
+        steps.append(moves[pawn + w])  # type: ignore[arg-type]
+    if bit & masks.e:
+        steps.append(moves[pawn + 1])  # type: ignore[arg-type]
+    if bit & masks.s:
+        steps.append(moves[pawn - w])  # type: ignore[arg-type]
+    if bit & masks.w:
+        steps.append(moves[pawn - 1])  # type: ignore[arg-type]
+    return steps
 
 
 def wall_between(board: Board, masks: MoveMasks, a: Square, b: Square) -> bool:

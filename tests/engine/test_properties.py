@@ -131,6 +131,8 @@ def play_random_game(size: int, players: int, seed: int, plies: int,
     data = json.loads(json.dumps(state.to_dict()))
     assert GameState.from_dict(data).to_dict() == state.to_dict()
     assert legal(GameState.from_dict(data)) == legal(state)
+    # the text the server stores is exactly the compact JSON of to_dict()
+    assert state.to_json() == json.dumps(state.to_dict(), separators=(",", ":"))
     return len(state.passes)
 
 

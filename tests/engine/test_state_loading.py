@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -18,6 +19,16 @@ def _position() -> dict[str, Any]:
 def test_a_stored_position_loads_back_exactly() -> None:
     data = _position()
     assert GameState.from_dict(data).to_dict() == data
+
+
+def test_the_stored_text_is_the_compact_json_of_the_position() -> None:
+    state = GameState.new(9, 4, Seat.EAST)
+    for notation in ("c3h", "e4v", "a1h"):
+        state.play_notation(notation)
+    state.passes.append((3, Seat.SOUTH))  # a recorded pass is part of the text too
+    text = state.to_json()
+    assert text == json.dumps(state.to_dict(), separators=(",", ":"))
+    assert GameState.from_dict(json.loads(text)).to_dict() == state.to_dict()
 
 
 @pytest.mark.parametrize(
