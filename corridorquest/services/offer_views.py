@@ -13,35 +13,59 @@ from corridorquest.store import fast
 from corridorquest.store.models import User, WallOffer
 
 
+def _readable(user_id: int, partner_id: int | None, viewer_id: int) -> bool:
+    return partner_id is None or viewer_id in (user_id, partner_id)
+
+
 def can_read(offer: WallOffer, viewer_id: int) -> bool:
-    return offer.partner_id is None or viewer_id in (offer.user_id, offer.partner_id)
+    return _readable(offer.user_id, offer.partner_id, viewer_id)
 
 
-def open_offers(game_id: int) -> list[WallOffer]:
-    return fast.select(
-        WallOffer, 't."game_id" = ? AND t."status" = ?', (game_id, "open"), 'ORDER BY t."id"'
-    )
+# What a view shows of an open offer, read as plain rows (this runs on every game view).
+_OFFER_FIELDS = tuple(
+    WallOffer._meta.fields[name] for name in ("id", "user", "mode", "partner", "created_at")
+)
+_OPEN_OFFERS_SQL = (
+    "SELECT "
+    + ", ".join(f'"{field.column_name}"' for field in _OFFER_FIELDS)
+    + f' FROM {fast.table(WallOffer)} WHERE "game_id" = ? AND "status" = ? ORDER BY "id"'
+)
+_OFFER_PLAN = fast.row_plan(_OFFER_FIELDS)
 
 
-def offers_view(loaded: LoadedGame, viewer_id: int) -> list[dict[str, Any]]:
-    """`[{"id", "username", "mode", "partner", "at"}]`, oldest first."""
+def _open_offers(game_id: int) -> list[list[Any]]:
+    """`[id, user_id, mode, partner_id, created_at]` of the game's open offers, oldest first."""
+    sql = _OPEN_OFFERS_SQL if fast.is_sqlite() else _OPEN_OFFERS_SQL.replace("?", "%s")
+    return [fast.convert(_OFFER_PLAN, row) for row in fast.execute(sql, (game_id, "open"))]
+
+
+def offers_view(
+    loaded: LoadedGame, viewer_id: int, names: dict[int, str] | None = None
+) -> list[dict[str, Any]]:
+    """`[{"id", "username", "mode", "partner", "at"}]`, oldest first.
+
+    `names`: the players' usernames by user id, if the caller has them (not changed).
+    """
     if loaded.game.status != "started":
         return []
-    names = {player.user_id: player.user.username for player in loaded.players}
+    offers = _open_offers(loaded.game.id)
+    if not offers:
+        return []
+    names = dict(
+        names if names is not None else {p.user_id: p.user.username for p in loaded.players}
+    )
     shown = []
-    for offer in open_offers(loaded.game.id):
-        if not can_read(offer, viewer_id):
+    for offer_id, user_id, mode, partner, created in offers:
+        if not _readable(user_id, partner, viewer_id):
             continue
-        partner = offer.partner_id
         if partner is not None and partner not in names:
             found = User.get_or_none(User.id == partner)
             names[partner] = found.username if found else "?"
-        created = offer.created_at
         shown.append(
             {
-                "id": offer.id,
-                "username": names.get(offer.user_id, "?"),
-                "mode": offer.mode,
+                "id": offer_id,
+                "username": names.get(user_id, "?"),
+                "mode": mode,
                 "partner": names.get(partner) if partner is not None else None,
                 "at": created.strftime("%Y-%m-%dT%H:%M:%SZ") if created else None,
             }

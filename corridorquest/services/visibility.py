@@ -15,7 +15,6 @@ ask a `Visibility`; nothing else decides what is hidden.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from corridorquest.engine import GameState, Seat, Wall, is_under, parse_marker
@@ -24,37 +23,64 @@ _WALL_TEXT = re.compile(r"\b[a-z]\d{1,2}[hv]\b")
 _NAMED_WALL = re.compile(r"\bwall ([a-z]\d{1,2}[hv])\b")
 
 
-@dataclass(frozen=True)
+# The seat of a value: `Seat(value)` is a slow call (every game view asks `own`).
+_SEAT_OF_VALUE: dict[str, Seat] = {seat.value: seat for seat in Seat}
+
+
 class Visibility:
-    """The rules of one game (its modes and status) as seen by one viewer."""
+    """The rules of one game (its modes and status) as seen by one viewer.
+
+    Immutable by convention. A plain class whose derived answers are computed once: one is
+    built for every game view, and a frozen dataclass with properties cost several times more.
+    """
+
+    __slots__ = (
+        "masked",
+        "invisible",
+        "revealed",
+        "viewer_seat",
+        "hides_owners",
+        "hides_others_walls",
+        "hides_history",
+    )
 
     masked: bool
     invisible: bool
     revealed: bool  # the game is finished: nothing is hidden any more
     viewer_seat: Seat | None  # None: the viewer is not a seated player
+    hides_owners: bool  # masked during play: wall owners and walls-left counts
+    hides_others_walls: bool  # invisible during play: the other players' walls
+    hides_history: bool  # some history wall entries lose fields (`history_entry`)
+
+    def __init__(
+        self, masked: bool, invisible: bool, revealed: bool, viewer_seat: Seat | None
+    ) -> None:
+        self.masked = masked
+        self.invisible = invisible
+        self.revealed = revealed
+        self.viewer_seat = viewer_seat
+        self.hides_owners = masked and not revealed
+        self.hides_others_walls = invisible and not revealed
+        self.hides_history = (masked or invisible) and not revealed
 
     @classmethod
     def of(cls, game: Any, viewer_seat: Seat | None) -> Visibility:
         """For a `Game` row (or anything with masked, invisible and status)."""
-        return cls(
-            masked=bool(game.masked),
-            invisible=bool(game.invisible),
-            revealed=game.status == "finished",
-            viewer_seat=viewer_seat,
+        return cls(bool(game.masked), bool(game.invisible), game.status == "finished", viewer_seat)
+
+    def __repr__(self) -> str:
+        return (
+            f"Visibility(masked={self.masked!r}, invisible={self.invisible!r}, "
+            f"revealed={self.revealed!r}, viewer_seat={self.viewer_seat!r})"
         )
 
-    @property
-    def hides_owners(self) -> bool:
-        return self.masked and not self.revealed
-
-    @property
-    def hides_others_walls(self) -> bool:
-        return self.invisible and not self.revealed
-
     def own(self, seat: Seat | str | None) -> bool:
-        if seat is None or self.viewer_seat is None:
+        viewer = self.viewer_seat
+        if seat is None or viewer is None:
             return False
-        return Seat(seat) is self.viewer_seat
+        if not isinstance(seat, Seat):
+            seat = _SEAT_OF_VALUE.get(seat) or Seat(seat)  # (raises for a non-seat)
+        return seat is viewer
 
     # -- the board ------------------------------------------------------------------------
 
@@ -63,11 +89,12 @@ class Visibility:
 
     def walls(self, state: GameState) -> list[dict[str, Any]]:
         """The walls on the board this viewer may see, with their owners where allowed."""
-        return [
-            {"wall": str(wall), "owner": None if self.hides_owners else owner.value}
-            for wall, owner in state.walls
-            if self.sees_wall(owner)
-        ]
+        placed = state.walls
+        if self.hides_others_walls:  # (tested once, not per wall: this is on every view)
+            placed = [(wall, owner) for wall, owner in placed if self.sees_wall(owner)]
+        if self.hides_owners:
+            return [{"wall": str(wall), "owner": None} for wall, _ in placed]
+        return [{"wall": str(wall), "owner": owner.value} for wall, owner in placed]
 
     def hidden_walls(self, state: GameState) -> list[Wall]:
         """The walls on the board this viewer may not know about."""
@@ -86,7 +113,7 @@ class Visibility:
 
     def history_entry(self, entry: dict[str, Any]) -> dict[str, Any]:
         """One history entry `{"n", "seat", "username", "type", "notation", "at"}`."""
-        if entry["type"] != "wall" or self.revealed:
+        if not self.hides_history or entry["type"] != "wall":
             return entry
         seen = dict(entry)
         if self.invisible and not self.own(entry["seat"]):

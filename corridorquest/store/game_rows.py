@@ -97,10 +97,8 @@ def game_with_players(game_id: int, *, lock: bool = False) -> tuple[Game, list[G
 
 
 class ActionRow(NamedTuple):
-    """A `game_action` row as plain values (the same attribute names as `GameAction`)."""
+    """What a view shows of a `game_action` row, as plain values (`GameAction`'s names)."""
 
-    id: int
-    game_id: int
     n: int
     seat: str
     user_id: int
@@ -110,8 +108,7 @@ class ActionRow(NamedTuple):
 
 
 _ACTION_FIELDS = tuple(
-    GameAction._meta.fields[name]
-    for name in ("id", "game", "n", "seat", "user", "type", "notation", "at")
+    GameAction._meta.fields[name] for name in ("n", "seat", "user", "type", "notation", "at")
 )
 _ACTIONS_SQL = (
     "SELECT "
@@ -124,7 +121,6 @@ _ACTION_PLAN = fast.row_plan(_ACTION_FIELDS)
 def recent_actions(game_id: int, limit: int) -> list[ActionRow]:
     """The game's last `limit` actions, oldest first."""
     sql = _ACTIONS_SQL if fast.is_sqlite() else _ACTIONS_SQL.replace("?", "%s")
-    found = fast.execute(sql, (game_id, limit))
-    rows = [ActionRow(*fast.convert(_ACTION_PLAN, row)) for row in found]
-    rows.reverse()
-    return rows
+    found = fast.execute(sql, (game_id, limit)).fetchall()
+    found.reverse()
+    return [ActionRow._make(fast.convert(_ACTION_PLAN, row)) for row in found]
