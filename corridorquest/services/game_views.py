@@ -200,8 +200,13 @@ def game_view(
     loaded: LoadedGame,
     viewer_id: int,
     last_actions: Sequence[GameAction | ActionRow] | None = None,
+    open_offers: Sequence[Sequence[Any]] | None = None,
 ) -> dict[str, Any]:
-    """The game as `viewer_id` may see it (docs/api.md, Games)."""
+    """The game as `viewer_id` may see it (docs/api.md, Games).
+
+    `last_actions` (its last LAST_ACTIONS actions) and `open_offers` (its
+    `open_offer_rows`): what the caller already has, else they are read.
+    """
     game = loaded.game
     # The row's values by field name (what `game.<field>` reads; a foreign key: the id):
     # peewee's field descriptors cost ~0.2 us a read, and a view reads some twenty.
@@ -234,7 +239,7 @@ def game_view(
         "walls": _walls_view(loaded, visibility),
         "markers": markers_of(loaded, visibility),
         "wall_cost": _wall_cost(row("size"), row("players")),
-        "offers": offers_view(loaded, viewer_id, roster.names),
+        "offers": offers_view(loaded, viewer_id, roster.names, open_offers),
         # only the viewer's own balance: others' would tell wall counts in masked games
         "trade_balance": viewer.trade_balance if viewer is not None else None,
         "last_actions": _history(last_actions, roster.names, visibility),

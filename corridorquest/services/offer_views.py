@@ -6,6 +6,7 @@ Offers exist only while the game is Started (a finished or cancelled game shows 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from corridorquest.services.game_access import LoadedGame
@@ -33,22 +34,26 @@ _OPEN_OFFERS_SQL = (
 _OFFER_PLAN = fast.row_plan(_OFFER_FIELDS)
 
 
-def _open_offers(game_id: int) -> list[list[Any]]:
+def open_offer_rows(game_id: int) -> list[list[Any]]:
     """`[id, user_id, mode, partner_id, created_at]` of the game's open offers, oldest first."""
     sql = _OPEN_OFFERS_SQL if fast.is_sqlite() else _OPEN_OFFERS_SQL.replace("?", "%s")
     return [fast.convert(_OFFER_PLAN, row) for row in fast.execute(sql, (game_id, "open"))]
 
 
 def offers_view(
-    loaded: LoadedGame, viewer_id: int, names: dict[int, str] | None = None
+    loaded: LoadedGame,
+    viewer_id: int,
+    names: dict[int, str] | None = None,
+    rows: Sequence[Sequence[Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """`[{"id", "username", "mode", "partner", "at"}]`, oldest first.
 
     `names`: the players' usernames by user id, if the caller has them (not changed).
+    `rows`: the game's `open_offer_rows`, if the caller has them.
     """
     if loaded.game.status != "started":
         return []
-    offers = _open_offers(loaded.game.id)
+    offers = open_offer_rows(loaded.game.id) if rows is None else rows
     if not offers:
         return []
     names = dict(

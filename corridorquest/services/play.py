@@ -19,7 +19,7 @@ from corridorquest.engine import (
     score_game,
 )
 from corridorquest.events import ActionPlayed, Event, GameFinished
-from corridorquest.services import markers
+from corridorquest.services import markers, view_cache
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Unprocessable
@@ -30,9 +30,16 @@ from corridorquest.services.game_access import (
     require_player,
     require_status,
 )
-from corridorquest.services.game_views import game_view, history_view, visibility_for
+from corridorquest.services.game_views import (
+    LAST_ACTIONS,
+    game_view,
+    history_view,
+    visibility_for,
+)
 from corridorquest.services.games import WriteResult, run_write
+from corridorquest.services.offer_views import open_offer_rows
 from corridorquest.store import fast
+from corridorquest.store.game_rows import ActionRow, recent_actions
 from corridorquest.store.models import GameAction, utcnow
 
 ACTION_TYPES = ("move", "jump", "wall")
@@ -82,10 +89,14 @@ async def play(
     """Play `text` (any notation) as a `kind` action ("move", "jump", "wall")."""
     if kind not in ACTION_TYPES:
         raise Unprocessable("invalid_notation", f"{kind}: the type is move, jump or wall")
+    # What the answer's view showed, for view_cache once the move has committed.
+    shown: list[tuple[int, int, int, list[ActionRow], Any]] = []
 
     def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
+        shown.clear()
         loaded = load_visible(game_id, user, lock=True)
         game = loaded.game
+        known = view_cache.get(game.id, game.seed, game.revision)
         player = require_player(loaded, user)
         check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
         require_status(loaded, "started")
@@ -123,6 +134,13 @@ async def play(
             notation=notation,
             at=now,
         )
+        if known is not None:  # the view at the last revision, and this action
+            row = ActionRow(state.ply, seat.value, user.id, action_type, notation, now)
+            last_actions = [*known.actions[1 - LAST_ACTIONS :], row]
+            offers: Any = known.offers  # a move opens and closes no offer
+        else:
+            last_actions = recent_actions(game.id, LAST_ACTIONS)
+            offers = open_offer_rows(game.id)
         if isinstance(action, PlaceWall) and game.invisible:
             markers.remove_under_wall(game.id, user.id, action.wall, game.size)
         loaded.save_state()
@@ -155,9 +173,13 @@ async def play(
             game.turn_since = now
             game.reminded_at = None
             fast.update(game, "state", "revision", "turn_user", "turn_since", "reminded_at")
-        return 201, game_view(loaded, user.id)
+        shown.append((game.id, game.seed, game.revision, last_actions, offers))
+        return 201, game_view(loaded, user.id, last_actions, offers)
 
-    return await run_write(ctx, user, key, f"POST /games/{game_id}/actions", write)
+    result = await run_write(ctx, user, key, f"POST /games/{game_id}/actions", write)
+    if shown:  # committed: the next move of this game may build its view from it
+        view_cache.remember(*shown[-1])
+    return result
 
 
 async def history(

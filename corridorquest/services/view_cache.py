@@ -1,0 +1,70 @@
+"""A game's last actions and open offers at a revision, remembered after a move commits.
+
+A game view shows the game's last five actions and its open offers: two more queries on
+every move. Every write that changes either of them moves the game's revision on (a
+move adds an action; making, taking and cancelling offers are revisions of their own), so
+what a game shows at revision R it shows for good. After a move commits, `play` remembers
+its view's actions and offers under (game id, seed, revision); the next move of that game,
+finding the game at that revision, builds its view from them and its own new action
+instead of reading them again.
+
+- Only committed writes are remembered (never inside a transaction that may still roll
+  back), and a write by another process moves the revision on: an entry is never wrong,
+  at worst unused.
+- The seed (random, 62 bits) is part of the key, so a new game that reuses the id of a
+  deleted one never meets the old game's entry.
+- Callers get the remembered tuples (immutable), never a list to change.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from corridorquest.store.game_rows import ActionRow
+
+MAX_ENTRIES = 4096  # far more games than are played at once; a few MB at most
+
+
+class GameExtras(NamedTuple):
+    actions: tuple[ActionRow, ...]  # the last actions, oldest first
+    offers: tuple[tuple[Any, ...], ...]  # `offer_views.open_offer_rows` rows
+
+
+_Key = tuple[int, int, int]  # game id, seed, revision
+
+_cache: OrderedDict[int, tuple[_Key, GameExtras]] = OrderedDict()  # by game id
+_lock = threading.Lock()  # PostgreSQL runs transactions in a thread pool
+
+
+def get(game_id: int, seed: int, revision: int) -> GameExtras | None:
+    """What the game showed at `revision`, if this process remembers it."""
+    with _lock:
+        found = _cache.get(game_id)
+    if found is None or found[0] != (game_id, seed, revision):
+        return None
+    return found[1]
+
+
+def remember(
+    game_id: int,
+    seed: int,
+    revision: int,
+    actions: Sequence[ActionRow],
+    offers: Sequence[Sequence[Any]],
+) -> None:
+    """Call after the write that brought the game to `revision` has committed."""
+    entry = GameExtras(tuple(actions), tuple(tuple(row) for row in offers))
+    with _lock:
+        _cache[game_id] = ((game_id, seed, revision), entry)
+        _cache.move_to_end(game_id)
+        while len(_cache) > MAX_ENTRIES:
+            _cache.popitem(last=False)
+
+
+def forget_all() -> None:
+    """Empty the cache (tests)."""
+    with _lock:
+        _cache.clear()
