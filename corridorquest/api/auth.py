@@ -23,7 +23,7 @@ def bearer_token(request: Request) -> str:
 
 async def require_user(request: Request) -> CurrentUser:
     """The logged-in caller; raises Unauthenticated (401) without a valid session."""
-    user: CurrentUser | None = getattr(request.ctx, "user", None)
+    user: CurrentUser | None = vars(request.ctx).get("user")  # getattr would raise inside
     if user is None:
         user = await authenticate(services(request), bearer_token(request))
         request.ctx.user = user

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from sanic_ext import openapi
+from sanic_ext.extensions.openapi.builders import OperationStore
 from sanic_ext.extensions.openapi.definitions import RequestBody, Response
 
 from corridorquest.api.schemas import ErrorOut
@@ -68,4 +69,25 @@ def documented(
         kwargs["body"] = RequestBody({"application/json": schema_ref(body)}, required=True)
     if secured:
         kwargs["secured"] = {"token": []}
-    return openapi.definition(**kwargs)
+    define = openapi.definition(**kwargs)
+
+    def decorate(handler: F) -> F:
+        return _unwrapped(define(handler), handler)
+
+    return decorate
+
+
+def _unwrapped(documented_handler: F, handler: F) -> F:
+    """`handler` itself, carrying the documentation sanic-ext gave its wrapper.
+
+    With a request body, sanic-ext wraps the handler in a coroutine that validates the body
+    only when asked to (we validate with `parse_body`) and otherwise just calls it: one
+    more coroutine on every request. The documentation lives in `OperationStore` under the
+    wrapper; it moves to the handler, which is what the route then serves.
+    """
+    if getattr(documented_handler, "__wrapped__", None) is not handler:
+        return documented_handler  # not wrapped (no body), or not by that wrapper
+    store = OperationStore()
+    if documented_handler in store:
+        store[handler] = store.pop(documented_handler)
+    return handler
