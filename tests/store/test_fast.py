@@ -99,6 +99,23 @@ def test_insert_and_update_write_what_peewee_reads_back(store: Store) -> None:
     assert reread.state == '{"x": 1}' and reread.private is True
 
 
+def test_writes_convert_what_is_not_already_a_database_value(store: Store) -> None:
+    """Model instances for foreign keys, booleans and datetimes go through the fields."""
+    game, alice, bob = _game(store)
+    moment = utcnow() - timedelta(minutes=7)
+    store.run(
+        lambda: fast.insert(
+            GameAction, game=game, n=2, seat="south", user=bob, type="wall",
+            notation="c3h", at=moment,
+        )
+    )
+    store.run(lambda: fast.update_by_id(User, bob.id, locked=True, description="x"))
+    action = store.run(lambda: GameAction.get(GameAction.game == game.id))
+    assert (action.user_id, action.n, action.at) == (bob.id, 2, moment)
+    user = store.run(lambda: User.get_by_id(bob.id))
+    assert (user.locked, user.description) == (True, "x")
+
+
 def test_save_and_update_by_id_write_every_given_field(store: Store) -> None:
     game, alice, bob = _game(store)
     moment = utcnow() - timedelta(minutes=3)
