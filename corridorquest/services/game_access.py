@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from corridorquest.engine import GameState, Seat
-from corridorquest.services import state_cache
+from corridorquest.services import game_cache, state_cache
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import Conflict, Forbidden, NotFound
 from corridorquest.store import transaction_memo
@@ -65,7 +65,7 @@ def not_found(game_id: int) -> NotFound:
 
 def load_game(game_id: int, *, lock: bool = False) -> LoadedGame:
     """The game with its players; 404 game_not_found. `lock`: row lock for a write."""
-    found = game_with_players(game_id, lock=lock)
+    found = game_cache.load(game_id) or game_with_players(game_id, lock=lock)
     if found is None:
         raise not_found(game_id)
     game, players = found

@@ -19,7 +19,7 @@ from corridorquest.engine import (
     score_game,
 )
 from corridorquest.events import ActionPlayed, Event, GameFinished
-from corridorquest.services import markers, view_cache
+from corridorquest.services import game_cache, markers, view_cache
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Unprocessable
@@ -91,9 +91,11 @@ async def play(
         raise Unprocessable("invalid_notation", f"{kind}: the type is move, jump or wall")
     # What the answer's view showed, for view_cache once the move has committed.
     shown: list[tuple[int, int, int, list[ActionRow], Any]] = []
+    written: list[LoadedGame] = []  # the game as the move left it, for game_cache
 
     def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
         shown.clear()
+        written.clear()
         loaded = load_visible(game_id, user, lock=True)
         game = loaded.game
         known = view_cache.get(game.id, game.seed, game.revision)
@@ -174,11 +176,14 @@ async def play(
             game.reminded_at = None
             fast.update(game, "state", "revision", "turn_user", "turn_since", "reminded_at")
         shown.append((game.id, game.seed, game.revision, last_actions, offers))
+        written.append(loaded)
         return 201, game_view(loaded, user.id, last_actions, offers)
 
     result = await run_write(ctx, user, key, f"POST /games/{game_id}/actions", write)
     if shown:  # committed: the next move of this game may build its view from it
         view_cache.remember(*shown[-1])
+    if written:  # ... and need not read the game with its players again
+        game_cache.remember(written[-1].game, written[-1].players)
     return result
 
 

@@ -96,6 +96,46 @@ def game_with_players(game_id: int, *, lock: bool = False) -> tuple[Game, list[G
     return game, players
 
 
+def _version_sql() -> str:
+    sql = _sql.get("version")
+    if sql is None:
+        user_columns = ", ".join(
+            f'u."{User._meta.fields[name].column_name}"' for name in PLAYER_USER_FIELDS
+        )
+        sql = _sql["version"] = (
+            f'SELECT g."revision", g."seed", {user_columns} FROM {fast.table(Game)} AS g '
+            f'LEFT JOIN {fast.table(GamePlayer)} AS p ON p."game_id" = g."id" '
+            f'LEFT JOIN {fast.table(User)} AS u ON u."id" = p."user_id" '
+            f'WHERE g."id" = ? ORDER BY p."join_order"'
+        )
+    return sql
+
+
+GameVersion = list[tuple[Any, ...]]
+
+
+def game_version(game_id: int) -> GameVersion:
+    """What tells a remembered game from the stored one (SQLite): one row per player.
+
+    Each row: the game's revision and seed, then the player's user (`PLAYER_USER_FIELDS`,
+    as stored); players in join order; `[]` when there is no such game. Every write of a
+    game or its players moves the revision on; a user's row changes without it, which is
+    why the users' columns are part of the version.
+    """
+    return fast.execute(_version_sql(), (game_id,)).fetchall()
+
+
+def version_of(game: Game, players: list[GamePlayer]) -> GameVersion:
+    """The `game_version` rows of a game and its players as they are in memory."""
+    head = (game.revision, game.seed)
+    if not players:
+        return [(*head, *([None] * len(PLAYER_USER_FIELDS)))]
+    return [
+        (*head, *(player.user.__data__.get(name) for name in PLAYER_USER_FIELDS))
+        for player in players
+    ]
+
+
 class ActionRow(NamedTuple):
     """What a view shows of a `game_action` row, as plain values (`GameAction`'s names)."""
 

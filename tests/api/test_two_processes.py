@@ -91,3 +91,28 @@ def test_moves_and_offers_through_either_process_show_the_same_game(
             assert response.status_code == 200, response.text
             assert _shown(response.json()) == _shown(moved)
     assert get_game(client, tokens["quy"], gid)["revision"] == game["revision"] + len(route) + 1
+
+
+def test_a_player_renamed_through_the_other_process_shows_in_the_next_move(
+    server: RunningServer, client: httpx.Client, other: httpx.Client
+) -> None:
+    """A process remembers the game its last move left (services/game_cache.py); a rename
+    does not move the game's revision on, and must show all the same."""
+    tokens = {name: insert_user(server.database_url, name) for name in ("rui", "sol")}
+    game = started_game(client, tokens)
+    gid = game["id"]
+    by_seat = {seat["seat"]: tokens[seat["username"]] for seat in game["seats"]}
+    state = GameState.new(9, 2, Seat(game["turn"]))
+    for _ in range(2):  # two moves through this process: it remembers the game
+        to = _next_move(state)
+        assert play(client, by_seat[state.turn.value], gid, "move", to).status_code == 201  # type: ignore[union-attr]
+        state.play_notation(to, "move")
+    renamed = other.patch("/users/me", headers=auth(tokens["rui"]), json={"username": "rui_2"})
+    assert renamed.status_code == 200, renamed.text
+    to = _next_move(state)
+    answer = play(client, by_seat[state.turn.value], gid, "move", to)  # type: ignore[union-attr]
+    assert answer.status_code == 201, answer.text
+    shown = answer.json()
+    assert sorted(seat["username"] for seat in shown["seats"]) == ["rui_2", "sol"]
+    assert {a["username"] for a in shown["last_actions"]} == {"rui_2", "sol"}
+    assert shown["admin"] in ("rui_2", "sol")

@@ -1,0 +1,95 @@
+"""Games as a committed move left them, so the next move of that game need not build them.
+
+A move starts by loading its game with the players and their users (`load_game`): one
+joined statement, some seventy values fetched and five model instances built from them,
+about a sixth of what a move costs the server. Most moves of a game follow the previous
+move of the same game in the same process, which had the game, players and users in
+memory when it committed. `play` remembers them here after the commit (never inside a
+transaction that may still roll back); the next load, on SQLite, reads only the game's
+version (`store.game_rows.game_version`: revision, seed, and each player's user) and, when
+the version is the remembered one, builds the game from what was remembered.
+
+Why that is the stored game: every write of a game or of its players moves the game's
+revision on, in whichever process it runs (the API tests, among them two server
+processes on one database, hold this), and the seed (random, 62 bits) tells a new game
+from a deleted one with the same id. A user's row (username, e-mail, admin flag) changes
+without the revision, so the users' columns are part of the version. A write that
+changed a game or player row without moving the revision on would be missed here (and by
+`view_cache`): don't write one.
+
+Only SQLite uses it: on PostgreSQL a write first locks the game row and reads the players
+after the lock (`game_rows.game_with_players`), which this check would have to repeat.
+Callers get fresh instances every time (copies of the remembered values), never the
+remembered ones, so a write that fails and rolls back leaves nothing wrong behind.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, NamedTuple
+
+from corridorquest.store import fast
+from corridorquest.store.game_rows import GameVersion, game_version, version_of
+from corridorquest.store.models import Game, GamePlayer, User
+
+MAX_ENTRIES = 4096  # far more games than are played at once; a few MB at most
+
+
+class _Entry(NamedTuple):
+    version: GameVersion
+    game: dict[str, Any]  # the game row's values by field name
+    players: tuple[tuple[dict[str, Any], dict[str, Any]], ...]  # (player row, its user's)
+
+
+_cache: OrderedDict[int, _Entry] = OrderedDict()  # by game id
+_lock = threading.Lock()
+
+
+def _instance(model: type[Any], data: dict[str, Any]) -> Any:
+    """A model instance with a copy of `data` (as `store.fast.build` makes them)."""
+    instance = model.__new__(model)
+    instance.__data__ = dict(data)
+    instance._dirty = set()
+    instance.__rel__ = {}
+    return instance
+
+
+def remember(game: Game, players: list[GamePlayer]) -> None:
+    """Call after the write that left `game` and `players` as they are has committed."""
+    entry = _Entry(
+        version_of(game, players),
+        dict(game.__data__),
+        tuple((dict(p.__data__), dict(p.user.__data__)) for p in players),
+    )
+    with _lock:
+        _cache[game.id] = entry
+        _cache.move_to_end(game.id)
+        while len(_cache) > MAX_ENTRIES:
+            _cache.popitem(last=False)
+
+
+def load(game_id: int) -> tuple[Game, list[GamePlayer]] | None:
+    """The remembered game and players, if they are still the stored ones; else None.
+
+    Runs one statement when something is remembered of the game (inside the caller's
+    transaction), none otherwise. SQLite only (None on PostgreSQL).
+    """
+    with _lock:
+        entry = _cache.get(game_id)
+    if entry is None or not fast.is_sqlite():
+        return None
+    if game_version(game_id) != entry.version:
+        return None
+    players = []
+    for player_data, user_data in entry.players:
+        player = _instance(GamePlayer, player_data)
+        player.__rel__["user"] = _instance(User, user_data)
+        players.append(player)
+    return _instance(Game, entry.game), players
+
+
+def forget_all() -> None:
+    """Empty the cache (tests)."""
+    with _lock:
+        _cache.clear()

@@ -1,0 +1,104 @@
+"""services.game_cache: a remembered game is used only while it is exactly the stored one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from corridorquest.services import game_cache
+from corridorquest.services.game_access import load_game
+from corridorquest.store import Store
+from corridorquest.store.game_rows import game_with_players
+from corridorquest.store.models import Game, GamePlayer, User
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    game_cache.forget_all()
+    opened = Store.open(f"sqlite:///{tmp_path / 'cache.db'}")
+    yield opened
+    opened.close()
+    game_cache.forget_all()
+
+
+def _game(store: Store) -> int:
+    def create() -> int:
+        alice = User.create(username="alice", email="a@x.test", password_hash="h")
+        bob = User.create(username="bob", email="b@x.test", password_hash="h")
+        game = Game.create(admin=alice, seed=7, state=None, status="started", revision=3)
+        GamePlayer.create(game=game, user=alice, join_order=0, seat="north")
+        GamePlayer.create(game=game, user=bob, join_order=1, seat="south")
+        return int(game.id)
+
+    return store.run(create)
+
+
+def _remember(store: Store, game_id: int) -> None:
+    def read() -> None:
+        found = game_with_players(game_id)
+        assert found is not None
+        game_cache.remember(*found)
+
+    store.run(read)
+
+
+def _snapshot(found: tuple[Game, list[GamePlayer]] | None) -> Any:
+    assert found is not None
+    game, players = found
+    return game.__data__, [(p.__data__, p.user.__data__) for p in players]
+
+
+def test_a_remembered_game_loads_as_the_stored_one_in_fresh_instances(store: Store) -> None:
+    game_id = _game(store)
+    _remember(store, game_id)
+    first = store.run(game_cache.load, game_id)
+    assert _snapshot(first) == _snapshot(store.run(game_with_players, game_id))
+    assert first is not None
+    first[0].revision = 99  # a write that then rolls back changes its own copies only
+    first[1][0].user.username = "mallory"
+    again = store.run(game_cache.load, game_id)
+    assert again is not None
+    assert again[0].revision == 3 and again[1][0].user.username == "alice"
+    assert again[0] is not first[0] and again[0]._dirty == set()
+
+
+def test_a_new_revision_a_renamed_player_or_a_deleted_game_is_read_again(store: Store) -> None:
+    game_id = _game(store)
+    _remember(store, game_id)
+    # another process moved the game on
+    store.run(lambda: Game.update(revision=4).where(Game.id == game_id).execute())
+    assert store.run(game_cache.load, game_id) is None
+    _remember(store, game_id)
+    assert store.run(game_cache.load, game_id) is not None
+    # a player renamed herself: no revision of the game, but the version has the users
+    store.run(lambda: User.update(username="alicia").where(User.username == "alice").execute())
+    assert store.run(game_cache.load, game_id) is None
+    loaded = store.run(load_game, game_id)
+    assert loaded.usernames == ["alicia", "bob"]
+    _remember(store, game_id)
+    store.run(lambda: User.update(is_admin=True).where(User.username == "bob").execute())
+    assert store.run(game_cache.load, game_id) is None
+    _remember(store, game_id)
+    store.run(lambda: GamePlayer.delete().where(GamePlayer.game == game_id).execute())
+    store.run(lambda: Game.delete().where(Game.id == game_id).execute())
+    assert store.run(game_cache.load, game_id) is None
+
+
+def test_nothing_remembered_means_no_statement_and_no_game(store: Store) -> None:
+    game_id = _game(store)
+    assert store.run(game_cache.load, game_id) is None
+
+
+def test_the_cache_stays_bounded(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(game_cache, "MAX_ENTRIES", 1)
+    first = _game(store)
+    second = store.run(
+        lambda: int(Game.create(admin=User.get(User.username == "alice"), seed=8).id)
+    )
+    _remember(store, first)
+    _remember(store, second)
+    assert store.run(game_cache.load, first) is None
+    assert store.run(game_cache.load, second) is not None
