@@ -32,6 +32,7 @@ from corridorquest.api import (
     users,
 )
 from corridorquest.api.errors import install_error_handler
+from corridorquest.api.json_encoding import dumps
 from corridorquest.security.https_check import install_https_check
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.games import register_subscribers
@@ -61,7 +62,7 @@ BLUEPRINTS: list[Blueprint] = [
 
 def create_app(settings: Settings) -> Sanic[Any, Any]:
     """A new application (a unique name per call, so tests may create several)."""
-    app = Sanic(f"corridorquest_{next(_app_numbers)}", configure_logging=False)
+    app = Sanic(f"corridorquest_{next(_app_numbers)}", configure_logging=False, dumps=dumps)
     app.config.ACCESS_LOG = False
     app.config.FALLBACK_ERROR_FORMAT = "json"
     app.config.REQUEST_MAX_SIZE = 1_000_000

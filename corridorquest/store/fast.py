@@ -238,8 +238,22 @@ def _to_db(field: pw.Field, sqlite: bool) -> Any:
         plain = exact
         return lambda value: value if type(value) is plain or value is None else slow(value)
     if sqlite and type(field) is pw.DateTimeField:
-        return lambda value: value.isoformat(" ") if type(value) is datetime else slow(value)
+        return lambda value: _sqlite_text(value) if type(value) is datetime else slow(value)
     return slow
+
+
+# The last datetime written and its text: a move writes `utcnow()` (one object per
+# second) two or three times, and `isoformat` costs about a microsecond each time.
+_last_datetime: tuple[datetime, str] = (datetime.min, datetime.min.isoformat(" "))
+
+
+def _sqlite_text(value: datetime) -> str:
+    global _last_datetime
+    last, text = _last_datetime
+    if value is not last:
+        text = value.isoformat(" ")
+        _last_datetime = (value, text)
+    return text
 
 
 def _write_sql(key: tuple[Any, ...], model: type[pw.Model], fields: Sequence[pw.Field],
