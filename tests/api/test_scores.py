@@ -69,12 +69,16 @@ def seeded_game(
 
 
 def set_balances(server: RunningServer, game_id: int, balances: dict[str, int]) -> None:
+    """What trades would have left, written by hand: like every write of a game's players,
+    it moves the game's revision on (the server's game_cache relies on that)."""
+
     def write() -> None:
         for name, balance in balances.items():
             user = User.get(User.username == name)
             GamePlayer.update(trade_balance=balance).where(
                 (GamePlayer.game == game_id) & (GamePlayer.user == user.id)
             ).execute()
+        Game.update(revision=Game.revision + 1).where(Game.id == game_id).execute()
 
     in_store(server, write)
 
