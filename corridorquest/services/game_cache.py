@@ -56,11 +56,14 @@ def _instance(model: type[Any], data: dict[str, Any]) -> Any:
 
 
 def remember(game: Game, players: list[GamePlayer]) -> None:
-    """Call after the write that left `game` and `players` as they are has committed."""
+    """Call after the write that left `game` and `players` as they are has committed.
+
+    The cache keeps their values (not copies): the caller must not change them any more.
+    """
     entry = _Entry(
         version_of(game, players),
-        dict(game.__data__),
-        tuple((dict(p.__data__), dict(p.user.__data__)) for p in players),
+        game.__data__,
+        tuple((p.__data__, p.user.__data__) for p in players),
     )
     with _lock:
         _cache[game.id] = entry

@@ -18,7 +18,8 @@ import peewee as pw
 from corridorquest.store import fast
 from corridorquest.store.models import Game, GameAction, GamePlayer, User, database
 
-# The user columns a loaded player carries (`player.user` is a partial User).
+# The user columns a loaded player carries (`player.user` is a partial User; `version_of`
+# names them one by one).
 PLAYER_USER_FIELDS = ("id", "username", "email", "is_admin")
 
 _sql: dict[str, str] = {}
@@ -127,13 +128,15 @@ def game_version(game_id: int) -> GameVersion:
 
 def version_of(game: Game, players: list[GamePlayer]) -> GameVersion:
     """The `game_version` rows of a game and its players as they are in memory."""
-    head = (game.revision, game.seed)
+    data = game.__data__
+    revision, seed = data["revision"], data["seed"]
     if not players:
-        return [(*head, *([None] * len(PLAYER_USER_FIELDS)))]
-    return [
-        (*head, *(player.user.__data__.get(name) for name in PLAYER_USER_FIELDS))
-        for player in players
-    ]
+        return [(revision, seed, *([None] * len(PLAYER_USER_FIELDS)))]
+    rows = []
+    for player in players:
+        user = player.user.__data__.get
+        rows.append((revision, seed, user("id"), user("username"), user("email"), user("is_admin")))
+    return rows
 
 
 class ActionRow(NamedTuple):
