@@ -12,7 +12,7 @@ few such shifts per step.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from corridorquest.engine.actions import PlaceWall, Step
@@ -174,9 +174,6 @@ def reaches(start: int, goal: int, masks: MoveMasks, stride: int) -> bool:
     return True
 
 
-# A pure function of its arguments, asked again and again for the same positions: every
-# view of a game shows each pawn's distance, and most pawns have not moved since the last.
-@lru_cache(maxsize=16384)
 def path_length(start: int, goal: int, masks: MoveMasks, stride: int) -> int | None:
     """Steps from ``start`` to the nearest bit of ``goal``; None when unreachable.
 
