@@ -59,7 +59,10 @@ def remember(game: Game, players: list[GamePlayer]) -> None:
     """Call after the write that left `game` and `players` as they are has committed.
 
     The cache keeps their values (not copies): the caller must not change them any more.
+    On PostgreSQL nothing is kept (`load` would not use it).
     """
+    if not fast.is_sqlite():
+        return
     entry = _Entry(
         version_of(game, players),
         game.__data__,
