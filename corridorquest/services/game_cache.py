@@ -46,15 +46,6 @@ _cache: OrderedDict[int, _Entry] = OrderedDict()  # by game id
 _lock = threading.Lock()
 
 
-def _instance(model: type[Any], data: dict[str, Any]) -> Any:
-    """A model instance with a copy of `data` (as `store.fast.build` makes them)."""
-    instance = model.__new__(model)
-    instance.__data__ = dict(data)
-    instance._dirty = set()
-    instance.__rel__ = {}
-    return instance
-
-
 def remember(game: Game, players: list[GamePlayer]) -> None:
     """Call after the write that left `game` and `players` as they are has committed.
 
@@ -89,10 +80,10 @@ def load(game_id: int) -> tuple[Game, list[GamePlayer]] | None:
         return None
     players = []
     for player_data, user_data in entry.players:
-        player = _instance(GamePlayer, player_data)
-        player.__rel__["user"] = _instance(User, user_data)
+        player = fast.instance(GamePlayer, dict(player_data))
+        player.__rel__["user"] = fast.instance(User, dict(user_data))
         players.append(player)
-    return _instance(Game, entry.game), players
+    return fast.instance(Game, dict(entry.game)), players
 
 
 def forget_all() -> None:

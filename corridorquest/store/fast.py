@@ -139,12 +139,19 @@ def build(model: type[M], plan: RowPlan, values: Sequence[Any]) -> M:
         value = values[index]
         if value is not None:
             data[name] = to_python(value)
-    # What Model.__init__(__no_default__=1, **data) leaves, without a setattr per field.
-    instance = model.__new__(model)
-    instance.__data__ = data
-    instance._dirty = set()
-    instance.__rel__ = {}
-    return instance
+    return instance(model, data)
+
+
+def instance(model: type[M], data: dict[str, Any]) -> M:
+    """A model instance (nothing dirty) whose field values are `data` (not copied).
+
+    What `Model.__init__(__no_default__=1, **data)` leaves, without a setattr per field.
+    """
+    made = model.__new__(model)
+    made.__data__ = data
+    made._dirty = set()
+    made.__rel__ = {}
+    return made
 
 
 def convert(plan: RowPlan, values: Sequence[Any]) -> list[Any]:

@@ -24,6 +24,14 @@ PLAYER_USER_FIELDS = ("id", "username", "email", "is_admin")
 
 _sql: dict[str, str] = {}
 
+# A game (g) with its players (p) and their users (u), players in join order.
+_GAME_WITH_USERS = (
+    f"FROM {fast.table(Game)} AS g "
+    f'LEFT JOIN {fast.table(GamePlayer)} AS p ON p."game_id" = g."id" '
+    f'LEFT JOIN {fast.table(User)} AS u ON u."id" = p."user_id" '
+    f'WHERE g."id" = ? ORDER BY p."join_order"'
+)
+
 
 def _joined_sql() -> str:
     sql = _sql.get("joined")
@@ -36,12 +44,7 @@ def _joined_sql() -> str:
             + [f'p."{f.column_name}"' for f in player_fields]
             + [f'u."{f.column_name}"' for f in user_fields]
         )
-        sql = _sql["joined"] = (
-            f"SELECT {columns} FROM {fast.table(Game)} AS g "
-            f'LEFT JOIN {fast.table(GamePlayer)} AS p ON p."game_id" = g."id" '
-            f'LEFT JOIN {fast.table(User)} AS u ON u."id" = p."user_id" '
-            f'WHERE g."id" = ? ORDER BY p."join_order"'
-        )
+        sql = _sql["joined"] = f"SELECT {columns} {_GAME_WITH_USERS}"
     return sql
 
 
@@ -104,10 +107,7 @@ def _version_sql() -> str:
             f'u."{User._meta.fields[name].column_name}"' for name in PLAYER_USER_FIELDS
         )
         sql = _sql["version"] = (
-            f'SELECT g."revision", g."seed", {user_columns} FROM {fast.table(Game)} AS g '
-            f'LEFT JOIN {fast.table(GamePlayer)} AS p ON p."game_id" = g."id" '
-            f'LEFT JOIN {fast.table(User)} AS u ON u."id" = p."user_id" '
-            f'WHERE g."id" = ? ORDER BY p."join_order"'
+            f'SELECT g."revision", g."seed", {user_columns} {_GAME_WITH_USERS}'
         )
     return sql
 
