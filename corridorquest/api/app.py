@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import itertools
 import logging
-from pathlib import Path
 from typing import Any
 
 from sanic import Blueprint, Sanic
@@ -25,9 +24,11 @@ from corridorquest.api import (
     games,
     markers,
     messages,
+    openapi_rules,
     scores,
     server,
     sessions,
+    swagger_assets,
     trading,
     users,
 )
@@ -41,7 +42,6 @@ from corridorquest.settings import Settings
 
 log = logging.getLogger("corridorquest.api")
 
-STATIC_DIR = Path(__file__).resolve().parent / "static"
 _app_numbers = itertools.count(1)
 
 # One blueprint per domain; each has its own url_prefix below /api/v1.
@@ -80,7 +80,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
             oas_ui_default="swagger",
             oas_ui_redoc=False,
             oas_ui_swagger=True,
-            oas_path_to_swagger_html=str(STATIC_DIR / "index.html"),
+            oas_path_to_swagger_html=str(swagger_assets.STATIC_DIR / "index.html"),
             oas_ui_swagger_html_title="Corridor Quest API",
             oas_autodoc=True,
             cors=False,
@@ -93,7 +93,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         description="REST API of a Corridor Quest server (see docs/api.md).",
     )
     app.ext.openapi.add_security_scheme("token", "http", scheme="bearer")
-    app.static("/api-docs/static", str(STATIC_DIR), name="swagger_assets")
+    app.blueprint(swagger_assets.bp.copy(swagger_assets.bp.name))
     # Blueprint objects may be registered on one app only: copy them per app.
     group = Blueprint.group(
         *[bp.copy(bp.name, url_prefix=bp.url_prefix) for bp in BLUEPRINTS],
@@ -101,7 +101,16 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
     )
     app.blueprint(group)
     install_error_handler(app)
+    openapi_rules.install(app)
     install_https_check(app, settings)
+
+    @app.before_server_start
+    async def read_every_announced_body(app: Sanic[Any, Any]) -> None:
+        # Sanic skips reading the body of GET, HEAD and DELETE requests, then logs an
+        # ERROR ("body not consumed") for each one that announced a body, even
+        # `Content-Length: 0`. Read it (a request without a body costs nothing more).
+        for route in app.router.routes:
+            route.extra.ignore_body = False
 
     @app.before_server_start
     async def open_services(app: Sanic[Any, Any]) -> None:

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from sanic_ext import openapi
 from sanic_ext.extensions.openapi.builders import OperationStore
 from sanic_ext.extensions.openapi.definitions import RequestBody, Response
+from sanic_ext.extensions.openapi.types import Schema
 
 from corridorquest.api.schemas import ErrorOut
 
@@ -91,3 +92,40 @@ def _unwrapped(documented_handler: F, handler: F) -> F:
     if documented_handler in store:
         store[handler] = store.pop(documented_handler)
     return handler
+
+
+# The JSON-schema keywords of a query field that the OpenAPI parameter carries.
+_PARAMETER_KEYWORDS = ("type", "minimum", "maximum", "minLength", "maxLength", "pattern", "enum")
+
+
+def query_parameters(model: type[BaseModel]) -> Callable[[F], F]:
+    """Document every field of the query model `model` (the one `parse_query` reads) as a
+    query parameter, with its type, bounds and description: one source for both."""
+    schema = model.model_json_schema()
+    required = set(schema.get("required", ()))
+    parameters = []
+    for name, field in schema["properties"].items():
+        # `X | None` fields: a query parameter is left out rather than sent as null.
+        choices = [c for c in field.get("anyOf", [field]) if c.get("type") != "null"]
+        keywords = {
+            k: v
+            for source in (choices[0], field)
+            for k, v in source.items()
+            if k in _PARAMETER_KEYWORDS
+        }
+        parameters.append(
+            openapi.parameter(
+                name,
+                Schema(**keywords),
+                "query",
+                description=field.get("description"),
+                required=name in required,
+            )
+        )
+
+    def decorate(handler: F) -> F:
+        for parameter in parameters:
+            handler = parameter(handler)
+        return handler
+
+    return decorate

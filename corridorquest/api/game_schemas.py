@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from corridorquest.services.game_list import RELATIONS, STATUS_ALIASES
+
 SeatName = Literal["north", "east", "south", "west"]
 Status = Literal["waiting", "started", "finished", "cancelled"]
 Username = str
@@ -56,16 +58,22 @@ class ActionIn(BaseModel):
 class ListQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
     status: str | None = Field(
-        None, description="waiting, started (active), finished, cancelled (canceled)"
+        None,
+        description="waiting, started (active), finished, cancelled (canceled)",
+        json_schema_extra={"enum": list(STATUS_ALIASES)},
     )
     user: str | None = Field(None, description="a username or `me`")
-    relation: str | None = Field(None, description="admin, player, won or current")
+    relation: str | None = Field(
+        None,
+        description="admin, player, won or current",
+        json_schema_extra={"enum": list(RELATIONS)},
+    )
     limit: int = Field(100, ge=1, le=500)
 
 
 class ShowQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    invitation_code: str | None = Field(None, max_length=64)
+    invitation_code: str | None = Field(None, max_length=64, description="to see a private game")
 
 
 class PositionQuery(ShowQuery):

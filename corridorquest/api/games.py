@@ -7,7 +7,7 @@ from sanic.response import HTTPResponse, json
 from sanic_ext import openapi
 
 from corridorquest.api.auth import require_user, services
-from corridorquest.api.docs import documented
+from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.game_schemas import (
     ActionIn,
     ChangeGameIn,
@@ -71,10 +71,7 @@ async def create(request: Request) -> HTTPResponse:
 
 @bp.get("")
 @documented("List games (newest first)", tag=TAG, ok=(200, GameListOut), errors=(404,))
-@openapi.parameter("status", str, "query", description="waiting, active, finished, canceled")
-@openapi.parameter("user", str, "query", description="a username or `me`")
-@openapi.parameter("relation", str, "query", description="admin, player, won or current")
-@openapi.parameter("limit", int, "query", description="at most this many (1-500)")
+@query_parameters(ListQuery)
 async def list_games(request: Request) -> HTTPResponse:
     user = await require_user(request)
     query = parse_query(request, ListQuery)
@@ -91,8 +88,7 @@ async def list_games(request: Request) -> HTTPResponse:
     ok=(200, GameOut),
     errors=(404, 409, 422),
 )
-@openapi.parameter("invitation_code", str, "query", description="to see a private game")
-@openapi.parameter("at", int, "query", description="the board after this many actions")
+@query_parameters(PositionQuery)
 async def show(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)
     query = parse_query(request, PositionQuery)
@@ -139,7 +135,7 @@ async def change(request: Request, game_id: int) -> HTTPResponse:
     ok=(200, GameOut),
     errors=(403, 404, 409, 422),
 )
-@openapi.parameter("base_revision", int, "query")
+@query_parameters(RevisionQuery)
 @IDEMPOTENCY
 async def cancel(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)
@@ -180,7 +176,7 @@ async def join(request: Request, game_id: int) -> HTTPResponse:
     ok=(200, GameOut),
     errors=(403, 404, 409, 422),
 )
-@openapi.parameter("base_revision", int, "query")
+@query_parameters(RevisionQuery)
 @IDEMPOTENCY
 async def withdraw(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)
@@ -217,7 +213,7 @@ async def act(request: Request, game_id: int) -> HTTPResponse:
 
 @bp.get("/<game_id:int>/actions")
 @documented("The history the caller may see", tag=TAG, ok=(200, HistoryOut), errors=(404,))
-@openapi.parameter("invitation_code", str, "query", description="to see a private game")
+@query_parameters(ShowQuery)
 async def history(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)
     query = parse_query(request, ShowQuery)

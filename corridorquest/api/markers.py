@@ -8,10 +8,9 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, json
-from sanic_ext import openapi
 
 from corridorquest.api.auth import require_user, services
-from corridorquest.api.docs import documented
+from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.game_schemas import GameOut, MarkerOut, ShowQuery
 from corridorquest.api.games import checked_id
 from corridorquest.api.validation import check_text, parse_body, parse_query
@@ -71,7 +70,7 @@ async def unmark(request: Request, game_id: int, marker: str) -> HTTPResponse:
     ok=(200, MarkerListOut),
     errors=(404,),
 )
-@openapi.parameter("invitation_code", str, "query", description="to see a private game")
+@query_parameters(ShowQuery)
 async def list_markers(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)
     query = parse_query(request, ShowQuery)

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, json
-from sanic_ext import openapi
 
 from corridorquest.api.auth import optional_user, services
-from corridorquest.api.docs import documented
+from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.validation import check_text, parse_query
 from corridorquest.services import scores
 
@@ -18,10 +17,10 @@ TAG = "scores"
 
 class LeaderboardQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    size: int = Field(9, description="board size: 5, 7, 9, 11, 13, 15 or 17")
-    players: int = Field(2, description="2 or 4")
-    masked: bool = False
-    invisible: bool = False
+    size: int = Field(9, description="board size: 5, 7, 9, 11, 13, 15 or 17 (default 9)")
+    players: int = Field(2, description="2 or 4 (default 2)")
+    masked: bool = Field(False, description="masked walls (default false)")
+    invisible: bool = Field(False, description="invisible walls (default false)")
 
 
 class GameRefOut(BaseModel):
@@ -79,10 +78,7 @@ async def highscores(request: Request, username: str) -> HTTPResponse:
     errors=(422,),
     secured=False,
 )
-@openapi.parameter("size", int, "query", description="board size (default 9)")
-@openapi.parameter("players", int, "query", description="2 or 4 (default 2)")
-@openapi.parameter("masked", bool, "query", description="masked walls (default false)")
-@openapi.parameter("invisible", bool, "query", description="invisible walls (default false)")
+@query_parameters(LeaderboardQuery)
 async def leaderboard(request: Request) -> HTTPResponse:
     query = parse_query(request, LeaderboardQuery)
     caller = await optional_user(request)

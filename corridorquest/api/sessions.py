@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, empty, json
@@ -41,8 +43,16 @@ class VerifiedOut(BaseModel):
 
 
 def client_address(request: Request) -> str:
-    """The caller's address (from the proxy headers Sanic is configured to trust)."""
-    return str(request.remote_addr or request.ip or "unknown")
+    """The caller's address (from the proxy headers Sanic is configured to trust); the
+    peer's own address when the trusted header holds something that is not an IP address
+    (a proxy that is not there, or one that passes garbage on)."""
+    forwarded = request.remote_addr
+    if forwarded:
+        try:
+            return str(ipaddress.ip_address(forwarded))
+        except ValueError:
+            pass
+    return str(request.ip or "unknown")
 
 
 @bp.post("")

@@ -7,10 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse
-from sanic_ext import openapi
 
 from corridorquest.api.auth import require_user, services
-from corridorquest.api.docs import documented
+from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.game_schemas import GameOut, RevisionQuery
 from corridorquest.api.games import IDEMPOTENCY, answer, checked_id, idempotency_key
 from corridorquest.api.validation import parse_body, parse_query
@@ -69,7 +68,7 @@ async def offer(request: Request, game_id: int) -> HTTPResponse:
     ok=(200, GameOut),
     errors=(403, 404, 409, 422),
 )
-@openapi.parameter("base_revision", int, "query")
+@query_parameters(RevisionQuery)
 @IDEMPOTENCY
 async def withdraw(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)

@@ -1,7 +1,9 @@
 """Parse request bodies and query strings into pydantic models (errors: 400 bad_request).
 
 Text containing NUL characters is refused here (400): no name, notation or code has
-one, and PostgreSQL cannot store it.
+one, and PostgreSQL cannot store it. So is a body nested deeper than `MAX_DEPTH` (no
+request of the API nests more than a few levels) and header text that is not printable
+ASCII where the API expects a token or key.
 """
 
 from __future__ import annotations
@@ -16,17 +18,28 @@ from corridorquest.services.errors import BadRequest
 M = TypeVar("M", bound=BaseModel)
 
 
+MAX_DEPTH = 16
+
+
 def _refuse_nul(value: Any) -> None:
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise BadRequest("bad_request", "text must not contain NUL characters")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _refuse_nul(key)
-            _refuse_nul(item)
-    elif isinstance(value, list):
-        for item in value:
-            _refuse_nul(item)
+    """400 for a NUL character anywhere in `value`, or for nesting beyond MAX_DEPTH
+    (walked without recursion, so no depth can exhaust the stack)."""
+    pending: list[tuple[Any, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise BadRequest("bad_request", "text must not contain NUL characters")
+        elif isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                raise BadRequest(
+                    "bad_request", f"the JSON is nested more than {MAX_DEPTH} levels deep"
+                )
+            if isinstance(item, dict):
+                pending.extend((key, depth + 1) for key in item)
+                pending.extend((child, depth + 1) for child in item.values())
+            else:
+                pending.extend((child, depth + 1) for child in item)
 
 
 def parse_body(request: Request, model: type[M]) -> M:
@@ -49,3 +62,9 @@ def check_text(*values: str | None) -> None:
     """400 for path parameters or headers with NUL characters."""
     for value in values:
         _refuse_nul(value)
+
+
+def is_printable_ascii(value: str) -> bool:
+    """Whether `value` is printable ASCII (tokens, keys and addresses are; a header sent
+    with raw bytes reaches us as surrogate escapes, which are not)."""
+    return value.isascii() and value.isprintable()

@@ -1,7 +1,8 @@
 """Who is calling: a session token -> the current user (idle expiry on every use).
 
 A session is valid until `expires_at`; every authenticated request pushes `expires_at`
-to now + SESSION_IDLE_TIMEOUT (written at most once a minute, so reads stay cheap). An
+to now + SESSION_IDLE_TIMEOUT (written at most once a minute, or every quarter of the
+timeout when that is shorter, so reads stay cheap). An
 expired session is answered with 401 `session_expired` (maintenance purges it).
 """
 
@@ -17,6 +18,13 @@ from corridorquest.store.models import utcnow
 from corridorquest.store.session_rows import session_user, touch_session
 
 TOUCH_EVERY = timedelta(seconds=60)
+
+
+def touch_interval(idle_timeout: int) -> timedelta:
+    """How long a session's last write of its expiry may be old before a request renews
+    it: once a minute, or a quarter of the idle timeout when that is shorter, so that a
+    session in use never expires."""
+    return min(TOUCH_EVERY, timedelta(seconds=idle_timeout / 4))
 
 
 @dataclass(frozen=True)
@@ -39,7 +47,7 @@ def _authenticate(token: str, idle_timeout: int) -> CurrentUser:
     if found.locked:
         raise Unauthenticated("unauthenticated", "this account is locked")
     expires_at = found.expires_at
-    if now - found.last_seen_at >= TOUCH_EVERY:
+    if now - found.last_seen_at >= touch_interval(idle_timeout):
         expires_at = now + timedelta(seconds=idle_timeout)
         touch_session(found.session_id, now, expires_at)
     return CurrentUser(
@@ -56,4 +64,6 @@ async def authenticate(ctx: ServiceContext, token: str) -> CurrentUser:
     """The user of a session token; raises Unauthenticated (401)."""
     if not token:
         raise Unauthenticated("unauthenticated", "log in first (Authorization: Bearer <token>)")
+    if not (token.isascii() and token.isprintable()):  # raw bytes arrive as surrogates
+        raise Unauthenticated("unauthenticated", "not logged in (malformed session token)")
     return await ctx.store.autocommit(_authenticate, token, ctx.settings.session_idle_timeout)

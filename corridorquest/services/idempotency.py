@@ -29,10 +29,12 @@ def check_key(key: str | None) -> str | None:
     if key is None:
         return None
     key = key.strip()
-    if not key or len(key) > MAX_KEY_LENGTH:
+    # Printable ASCII only: a header sent as raw bytes arrives as surrogate escapes, which
+    # no database can store.
+    if not key or len(key) > MAX_KEY_LENGTH or not (key.isascii() and key.isprintable()):
         raise Unprocessable(
             "invalid_idempotency_key",
-            f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters",
+            f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable ASCII characters",
         )
     return key
 

@@ -45,3 +45,13 @@ def test_an_expired_code_is_refused_and_the_account_stays_unverified(
     assert late.status_code == 422 and late.json()["reason"] == "code_expired"
     login = client.post("/sessions", json={"username": "bob", "password": DEFAULT_PASSWORD})
     assert login.status_code == 403 and login.json()["reason"] == "account_unverified"
+
+
+def test_a_session_in_use_never_expires(server: RunningServer, client: Client) -> None:
+    # The idle timeout is 2 s: a session used every 0.4 s for 3.2 s must stay valid, which
+    # needs its expiry renewed more often than once a minute.
+    token = make_user(server.base_url, server.mail_dir, "carol")
+    for _ in range(8):
+        answer = client.get("/users/me", headers=auth(token))
+        assert answer.status_code == 200, answer.text
+        time.sleep(0.4)
