@@ -128,6 +128,26 @@ class Settings(BaseModel):
     verification_code_ttl: Seconds = Field(
         3600, description="How long an e-mailed verification code stays valid."
     )
+    signup_retention: Seconds = Field(
+        86400,
+        description="An unverified signup holds its username and e-mail address this long "
+        "(at least VERIFICATION_CODE_TTL) after its last code; then anyone may take them.",
+    )
+    password_request_limit_user: int = Field(
+        3,
+        ge=1,
+        description="Password-change codes per account within PASSWORD_REQUEST_WINDOW "
+        "before 429 (and at most one a minute).",
+    )
+    password_request_limit_address: int = Field(
+        10,
+        ge=1,
+        description="Password-change codes asked from one client address within "
+        "PASSWORD_REQUEST_WINDOW before 429.",
+    )
+    password_request_window: Seconds = Field(
+        3600, description="Window of the password-change request limits."
+    )
     login_rate_limit_user: int = Field(
         5, ge=1, description="Failed logins per user within LOGIN_RATE_WINDOW before 429."
     )
@@ -135,9 +155,39 @@ class Settings(BaseModel):
         20, ge=1, description="Failed logins per client address within LOGIN_RATE_WINDOW."
     )
     login_rate_window: Seconds = Field(900, description="Window of the login rate limits.")
+    password_hash_threads: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="Threads per server process that hash and check passwords (argon2id, "
+        "about 0.1 s of CPU each); the rest of the machine stays for the game.",
+    )
+    password_hash_queue: int = Field(
+        4,
+        ge=0,
+        le=1000,
+        description="Logins, signups and password changes that may wait for a hashing "
+        "thread; beyond that they are refused at once: 503 password_hashing_busy with "
+        "retry_after.",
+    )
+    password_hash_nice: int = Field(
+        10,
+        ge=0,
+        le=19,
+        description="How much lower the hashing threads' scheduling priority is (nice value "
+        "added, where the system allows it per thread, as Linux): the game goes first.",
+    )
     # --- games -------------------------------------------------------------------------
     message_limit: int = Field(
         100, ge=0, description="Messages a player may send per game (admins can change it)."
+    )
+    max_waiting_games: int = Field(
+        10,
+        ge=1,
+        description="Games waiting for players that one user may have created at a time.",
+    )
+    invitation_mails_per_hour: int = Field(
+        40, ge=1, description="Invitation e-mails one user may have sent per hour."
     )
     stall_remind_after: Seconds = Field(
         2 * 86400, description="Remind a player whose turn has lasted this long."

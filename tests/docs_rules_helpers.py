@@ -49,7 +49,7 @@ def code_spans(text: str) -> list[str]:
 
 
 def number(text: str) -> float:
-    """The first number in a table cell: ``**10** = max(...)`` -> 10, ``−7.475`` -> -7.475."""
+    """The first number in a table cell: ``**79** = max(...)`` -> 79, ``−37.5`` -> -37.5."""
     match = re.search(r"[-+−]?\d+(?:\.\d+)?", text)
     assert match, f"no number in {text!r}"
     return float(match[0].replace("−", "-"))

@@ -8,8 +8,10 @@ and the engine disagree (fix whichever is wrong).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 import pytest
 
@@ -21,6 +23,7 @@ from corridorquest.engine import (
     Seat,
     Square,
     Step,
+    base_score,
     format_square,
     initial_walls,
     parse_square,
@@ -346,6 +349,24 @@ def test_diagonal_jumps_named_for_the_wall_behind_the_pawn() -> None:
 # -- scoring ------------------------------------------------------------------------------
 
 
+def test_scoring_formula_reads_the_weights_as_points() -> None:
+    formula = code_blocks_after("These are combined with a weight")[0]
+    assert "base  = progress_weight × progress + wall_weight × walls + trade balance" in formula
+    assert "/ 100" not in formula
+    # the extremes the page names: all the way without a wall, and nothing at all
+    assert base_score(9, 2, 0, 0) == 100 and base_score(9, 2, 8, 10) == 0
+    # 5x5, 4 players: 3 squares away, both walls placed, two walls bought at 25:
+    # 50 * 0.25 + 0 - 50 = -37.5
+    assert "(−37.5 becomes −37)" in PAGE
+    assert base_score(5, 4, 3, 2, -50) == Fraction(-75, 2)
+    west = score_game(5, 4, None, {Seat.WEST: 3}, {Seat.WEST: 2}, {Seat.WEST: -50})
+    assert west[Seat.WEST] == -37
+
+
+def code_blocks_after(marker: str) -> list[str]:
+    return re.findall(r"```text\n(.*?)```", section_after(PAGE, marker), re.S)
+
+
 def test_worked_scoring_example_gives_the_engines_scores() -> None:
     example = section_after(PAGE, "**Worked example.**")
     assert "progress_weight 60, wall_weight 40, 5 walls\neach, wall cost 8" in example
@@ -359,13 +380,31 @@ def test_worked_scoring_example_gives_the_engines_scores() -> None:
 
     distances = ints("distance to goal")
     placed = ints("walls placed (5 each at the start)")
-    scores = score_game(9, 4, Seat.WEST, distances, placed, ints("trade balance"))
+    balance = ints("trade balance")
+    # every row in between is the engine's arithmetic, in points
+    for seat in seats:
+        played = base_score(9, 4, distances[seat], placed[seat])
+        progress = 1 - Fraction(distances[seat], 8)
+        walls = max(Fraction(0), 1 - Fraction(placed[seat], 5))
+        assert table["progress = 1 − distance / 8"][seat] == float(progress)
+        assert table["walls = max(0, 1 − placed / 5)"][seat] == float(walls)
+        assert played == 60 * progress + 40 * walls
+        assert table["60 × progress + 40 × walls"][seat] == played
+        assert table["base"][seat] == played + balance[seat]
+        assert table["round(base)"][seat] == math.floor(played + balance[seat] + Fraction(1, 2))
+    scores = score_game(9, 4, Seat.WEST, distances, placed, balance)
     assert scores == ints("**final**")
+    best_other = max(score for seat, score in scores.items() if seat is not Seat.WEST)
+    assert scores[Seat.WEST] == best_other + 1  # the example shows the winner's bonus
 
     untraded = re.search(
-        r"North (\d+), East (\d+), South (\d+) and West max\(1, 1 \+ 1\) = (\d+)", example
+        r"North (\d+) \(69\.5 rounded up\), East (\d+), South (\d+) and West "
+        r"max\(68, (\d+) \+ 1\) = (\d+)",
+        example,
     )
     assert untraded is not None
+    north, east, south, best, west = map(int, untraded.groups())
     no_trade = score_game(9, 4, Seat.WEST, distances, {**placed, Seat.EAST: 5})
-    seats_in_sentence = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
-    assert no_trade == dict(zip(seats_in_sentence, map(int, untraded.groups()), strict=True))
+    assert no_trade == {Seat.NORTH: north, Seat.EAST: east, Seat.SOUTH: south, Seat.WEST: west}
+    assert best == max(north, east, south)
+    assert base_score(9, 4, distances[Seat.NORTH], placed[Seat.NORTH]) == 69.5

@@ -12,11 +12,18 @@ from client.state import AppState, pass_state
 
 
 def message_line(message: dict[str, Any]) -> str:
-    """One message as a line: id, time, who (to whom) and the text."""
+    """One message as a line: its number, time, who (to whom) and the text."""
     at = str(message.get("at") or "").replace("T", " ").rstrip("Z")[:16]
     kind = message.get("kind")
     if kind == "system":
-        who = "system" + (f" (private, {message['to']})" if message.get("to") else "")
+        # a private offer or trade: name the other party (`with`), which is never the
+        # reader itself (`to` is the reader when it is the offer's partner)
+        if message.get("with"):
+            who = f"system (private, with {message['with']})"
+        elif message.get("to"):  # a server without `with`
+            who = f"system (private, to {message['to']})"
+        else:
+            who = "system"
     elif kind == "dm":
         who = f"{message.get('from')} -> {message.get('to')} (DM)"
     else:

@@ -113,9 +113,7 @@ class ActionOut(BaseModel):
     at: str | None
 
 
-
 class OfferOut(BaseModel):
-    id: int
     username: str
     mode: Literal["buying", "selling"]
     partner: str | None = Field(None, description="set for a private offer")

@@ -57,7 +57,7 @@ def answer(result: WriteResult) -> HTTPResponse:
     tag=TAG,
     ok=(201, GameOut),
     body=NewGameIn,
-    errors=(404, 422),
+    errors=(404, 409, 422, 429),
 )
 @IDEMPOTENCY
 async def create(request: Request) -> HTTPResponse:
@@ -110,7 +110,7 @@ async def show(request: Request, game_id: int) -> HTTPResponse:
     tag=TAG,
     ok=(200, GameOut),
     body=ChangeGameIn,
-    errors=(403, 404, 409, 422),
+    errors=(403, 404, 409, 422, 429),
 )
 @IDEMPOTENCY
 async def change(request: Request, game_id: int) -> HTTPResponse:

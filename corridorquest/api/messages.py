@@ -7,10 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, json
-from sanic_ext import openapi
 
 from corridorquest.api.auth import require_user, services
-from corridorquest.api.docs import documented
+from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.games import IDEMPOTENCY, checked_id, idempotency_key
 from corridorquest.api.validation import parse_body, parse_query
 from corridorquest.services import messages
@@ -28,11 +27,20 @@ class MessageIn(BaseModel):
 
 
 class MessageOut(BaseModel):
-    id: int
+    id: int = Field(
+        description="the message's number for the caller: 1, 2, 3, ... counting only the "
+        "messages of the game the caller may read (a private message between others "
+        "leaves no gap); the same message may have another number for another reader"
+    )
     at: str | None
     kind: Literal["system", "broadcast", "dm"]
     sender: str | None = Field(None, alias="from")
     to: str | None
+    other: str | None = Field(
+        None,
+        alias="with",
+        description="of a DM or a private system message: the other one of its two readers",
+    )
     text: str
 
 
@@ -43,8 +51,12 @@ class MessagesOut(BaseModel):
 
 class MessagesQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    after: int = Field(0, ge=0, le=2**62, description="only messages with a larger id")
-    invitation_code: str | None = Field(None, max_length=64)
+    after: int = Field(
+        0, ge=0, le=2**62, description="only the messages numbered above it (their `id`)"
+    )
+    invitation_code: str | None = Field(
+        None, max_length=64, description="to see a private game"
+    )
 
 
 class MuteIn(BaseModel):
@@ -74,8 +86,7 @@ class BroadcastOut(BaseModel):
     ok=(200, MessagesOut),
     errors=(404,),
 )
-@openapi.parameter("after", int, "query", description="only messages with a larger id")
-@openapi.parameter("invitation_code", str, "query", description="to see a private game")
+@query_parameters(MessagesQuery)
 async def list_messages(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)
     query = parse_query(request, MessagesQuery)

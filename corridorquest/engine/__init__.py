@@ -39,7 +39,7 @@ from corridorquest.engine.notation import (
 )
 from corridorquest.engine.perft import divide, perft
 from corridorquest.engine.record import GameRecord, assign_seats
-from corridorquest.engine.scoring import base_score, score_game
+from corridorquest.engine.scoring import base_score, final_scores, score_game
 from corridorquest.engine.state import GameState
 
 __all__ = [
@@ -64,6 +64,7 @@ __all__ = [
     "base_score",
     "check_variant",
     "divide",
+    "final_scores",
     "format_action",
     "format_marker",
     "format_square",

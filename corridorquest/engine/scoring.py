@@ -1,4 +1,10 @@
-"""Final scores (SPEC §6) as a pure function, computed exactly with fractions."""
+"""Final scores (SPEC §6) as pure functions, computed exactly with fractions.
+
+The weights are points: progress and wall thrift together give 0 to 100 points, and the
+trade balance (wall costs, also points, SPEC §5) comes on top. The manual's formula
+divides the first two by 100, which left at most one point before rounding; SPEC §6
+reads the weights as points instead.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from corridorquest.engine.geometry import Seat, initial_walls, progress_weight
+from corridorquest.engine.state import GameState
 
 
 def round_half_up(value: Fraction) -> int:
@@ -16,11 +23,11 @@ def round_half_up(value: Fraction) -> int:
 def base_score(
     size: int, players: int, distance: int, walls_placed: int, trade_balance: int = 0
 ) -> Fraction:
-    """(progress_weight x progress + wall_weight x walls) / 100 + trade balance."""
+    """progress_weight x progress + wall_weight x walls + trade balance, in points."""
     weight = progress_weight(size, players)
     progress = 1 - Fraction(distance, size - 1)
     walls = max(Fraction(0), 1 - Fraction(walls_placed, initial_walls(size, players)))
-    return (weight * progress + (100 - weight) * walls) / 100 + trade_balance
+    return weight * progress + (100 - weight) * walls + trade_balance
 
 
 def score_game(
@@ -50,3 +57,18 @@ def score_game(
         if others:
             finals[winner] = max(finals[winner], max(others) + 1)
     return finals
+
+
+def final_scores(
+    state: GameState, trade_balance: Mapping[Seat, int] | None = None
+) -> dict[Seat, int]:
+    """The scores of a finished position: distances on its board, and walls placed counted
+    on the board by owner (trades move walls in and out of hands, not onto the board)."""
+    return score_game(
+        state.size,
+        state.players,
+        state.winner,
+        {seat: state.distance(seat) for seat in state.seats},
+        {seat: sum(1 for _, owner in state.walls if owner is seat) for seat in state.seats},
+        trade_balance,
+    )

@@ -14,6 +14,7 @@ from typing import Any
 from corridorquest.engine import CLOCKWISE, GameState, Seat, wall_cost
 from corridorquest.services.game_access import LoadedGame
 from corridorquest.services.offer_views import offers_view
+from corridorquest.services.user_refs import ids_in, render, usernames
 from corridorquest.services.visibility import Visibility, markers_view
 from corridorquest.store.game_rows import ActionRow, recent_actions
 from corridorquest.store.models import Game, GameAction, GameMarker, GamePlayer, User
@@ -192,6 +193,13 @@ def _admin_name(admin_id: int, roster: _Roster) -> str:
     return name if name is not None else User.get_by_id(admin_id).username
 
 
+def _cancel_reason(reason: str | None, roster: _Roster) -> str | None:
+    """A cancelled game's reason (a stored text: users by id) with the current names."""
+    if not reason:
+        return reason
+    return render(reason, usernames(ids_in([reason]), roster.names))
+
+
 def _pawns_view(state: GameState | None) -> dict[str, str]:
     return {s.value: str(sq) for s, sq in state.pawns.items()} if state else {}
 
@@ -244,7 +252,7 @@ def game_view(
         "trade_balance": viewer.trade_balance if viewer is not None else None,
         "last_actions": _history(last_actions, roster.names, visibility),
         "scores": roster.scores,
-        "cancel_reason": row("cancel_reason"),
+        "cancel_reason": _cancel_reason(row("cancel_reason"), roster),
         "created_at": iso(row("created_at")),
         "started_at": iso(row("started_at")),
         "finished_at": iso(row("finished_at")),

@@ -37,7 +37,8 @@ from corridorquest.services.game_access import (
     require_status,
 )
 from corridorquest.services.game_views import game_view
-from corridorquest.store import IntegrityError
+from corridorquest.services.user_refs import ref
+from corridorquest.store import IntegrityError, transaction_lock
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
 
 MAX_INVITEES = 16
@@ -92,6 +93,23 @@ def resolve_invitees(names: list[str], inviter: CurrentUser) -> list[User]:
     return found
 
 
+def check_waiting_games(user: CurrentUser, limit: int) -> None:
+    """Refuse a new game while `user` already administers `limit` games waiting for
+    players (MAX_WAITING_GAMES): one user must not fill the game list."""
+    transaction_lock(f"waiting-games:{user.id}")
+    waiting = (
+        Game.select()
+        .where((Game.admin == user.id) & (Game.status == "waiting"))
+        .count()
+    )
+    if waiting >= limit:
+        raise Conflict(
+            "too_many_waiting_games",
+            f"you have {waiting} games waiting for players (at most {limit}); "
+            "start, fill or cancel one first",
+        )
+
+
 def start_game(loaded: LoadedGame, now: Any) -> GameStarted:
     """Seat the waiting players from the stored seed and start (inside the transaction)."""
     game = loaded.game
@@ -112,6 +130,7 @@ def start_game(loaded: LoadedGame, now: Any) -> GameStarted:
 
 
 def cancel_game(loaded: LoadedGame, by: CurrentUser | None, reason: str) -> GameCancelled:
+    """`reason`: a stored text (`user_refs`: users by id), shown with current names."""
     game = loaded.game
     game.status = "cancelled"
     game.cancelled_at = utcnow()
@@ -179,7 +198,10 @@ async def create_game(
     check_variant_values(players, size)
 
     def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
+        check_waiting_games(user, ctx.settings.max_waiting_games)
         invitees = resolve_invitees(options.invitees, user)
+        if invitees:
+            invitations.reserve(user.id, len(invitees), ctx.settings.invitation_mails_per_hour)
         needs_code = bool(options.private) or options.invite or bool(options.invitees)
         now = utcnow()
         game = Game.create(
@@ -266,6 +288,8 @@ async def change_game(
         check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
         require_status(loaded, "waiting")
         invitees = resolve_invitees(options.invitees, user)
+        if invitees:
+            invitations.reserve(user.id, len(invitees), ctx.settings.invitation_mails_per_hour)
         changed: list[str] = []
         for name in ("size", "masked", "invisible", "private"):
             value = getattr(options, name)
@@ -320,7 +344,7 @@ async def withdraw(
             _reload_players(loaded)
             events.append(PlayerLeft(game_id=game.id, revision=game.revision, user_id=user.id))
         else:
-            events.append(cancel_game(loaded, user, f"{user.username} withdrew"))
+            events.append(cancel_game(loaded, user, f"{ref(user.id)} withdrew"))
         game.save()
         return 200, game_view(loaded, user.id)
 
@@ -344,7 +368,7 @@ async def cancel(
         check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
         require_status(loaded, "waiting", "started")
         game.revision += 1
-        events.append(cancel_game(loaded, user, f"cancelled by {user.username}"))
+        events.append(cancel_game(loaded, user, f"cancelled by {ref(user.id)}"))
         game.save()
         return 200, game_view(loaded, user.id)
 

@@ -7,6 +7,17 @@ Who reads what:
   that the caller may not see is 404; one it may see, as a system admin, lists nothing);
 - a system message about a private offer or trade is read by its two players only.
 
+What a reader may not read leaves no trace in what it reads (docs/api.md, Messages):
+a message's `id` is its number among the messages of the game that the reader is party
+to or that everybody reads (1, 2, 3, ... in the order they were written), so a DM or a
+private offer between two others is neither a gap in the numbers nor a step of the
+`after` cursor. The same message may have different numbers for different readers; a
+reader's numbers never change (messages are only ever added). Messages the reader muted
+keep their numbers (its own choice; unmuting shows them again).
+
+System messages name users by id (`user_refs`): they are rendered with the current
+usernames when read, one lookup of the names per listing.
+
 Writing a message never changes the game's revision (it is not game state). A player
 writes at most MESSAGE_LIMIT messages per game (the `message_limit` server value, when an
 administrator set one, wins over the setting): over it, 409 `message_limit_reached` and
@@ -27,6 +38,7 @@ from corridorquest.services.game_access import LoadedGame, load_visible, require
 from corridorquest.services.game_views import iso
 from corridorquest.services.server import get_value
 from corridorquest.services.system_messages import PLAYER, SYSTEM, add_system
+from corridorquest.services.user_refs import ids_in, literal, render, usernames
 from corridorquest.store.models import Game, GameMessage, MessageMute, User, utcnow
 
 MAX_TEXT = 500
@@ -37,7 +49,7 @@ ADMIN_PREFIX = "Message from the administrators: "
 class MessagePosted(GameEvent):
     """A player wrote a message (recipient_id: a DM). For notifications."""
 
-    message_id: int
+    message_id: int  # the row's id: internal, never shown (readers have their own numbers)
     sender_id: int
     recipient_id: int | None
 
@@ -88,59 +100,100 @@ def _muted_ids(game_id: int, user_id: int) -> set[int]:
 
 
 def _usernames(loaded: LoadedGame, ids: set[int]) -> dict[int, str]:
-    names = {p.user_id: p.user.username for p in loaded.players}
-    missing = ids - names.keys()
-    if missing:
-        for user in User.select(User.id, User.username).where(User.id.in_(list(missing))):
-            names[user.id] = user.username
-    return names
+    """The current usernames of `ids` (the players' from `loaded`, the others: one query)."""
+    return usernames(ids, {p.user_id: p.user.username for p in loaded.players})
+
+
+def _party_to(viewer_id: int) -> Any:
+    """The messages everybody reads or `viewer_id` is party to: what its numbers count."""
+    return (
+        GameMessage.recipient.is_null()
+        | (GameMessage.sender == viewer_id)
+        | (GameMessage.recipient == viewer_id)
+    )
+
+
+def _number_of(row: GameMessage, viewer_id: int) -> int:
+    """The number `viewer_id` reads `row` under (see the module docstring)."""
+    return int(
+        GameMessage.select()
+        .where(
+            (GameMessage.game == row.game_id)
+            & _party_to(viewer_id)
+            & (GameMessage.id <= row.id)
+        )
+        .count()
+    )
 
 
 def message_view(
-    row: GameMessage, names: dict[int, str], viewer_id: int, revealed: bool
+    row: GameMessage, number: int, names: dict[int, str], viewer_id: int, revealed: bool
 ) -> dict[str, Any]:
-    """One message as `viewer_id` reads it (docs/api.md, Messages)."""
+    """One message as `viewer_id` reads it (docs/api.md, Messages).
+
+    `number`: its number for this reader; `names`: the current usernames of its sender,
+    recipient and of the users its text names.
+    """
+    recipient_id = row.recipient_id
     if row.kind == SYSTEM:
         kind = "system"
         sender = None
-        text = row.detail if row.detail and (revealed or row.sender_id == viewer_id) else row.text
+        stored = row.detail if row.detail and (revealed or row.sender_id == viewer_id) else row.text
+        text = render(stored, names)
     else:
-        kind = "dm" if row.recipient_id is not None else "broadcast"
+        kind = "dm" if recipient_id is not None else "broadcast"
         sender = names.get(row.sender_id) if row.sender_id is not None else None
         text = row.text
-    recipient = names.get(row.recipient_id) if row.recipient_id is not None else None
+    other = None  # of a private message: the other one of its two readers
+    if recipient_id is not None:
+        other_id = row.sender_id if viewer_id == recipient_id else recipient_id
+        other = names.get(other_id) if other_id is not None else None
     return {
-        "id": row.id,
+        "id": number,
         "at": iso(row.at),
         "kind": kind,
         "from": sender,
-        "to": recipient,
+        "to": names.get(recipient_id) if recipient_id is not None else None,
+        "with": other,
         "text": text,
     }
 
 
+def _names_for(loaded: LoadedGame, rows: list[GameMessage]) -> dict[int, str]:
+    """The current usernames every row's view needs: one lookup for the whole listing."""
+    ids = {i for row in rows for i in (row.sender_id, row.recipient_id) if i is not None}
+    ids |= ids_in(text for row in rows if row.kind == SYSTEM for text in (row.text, row.detail))
+    return _usernames(loaded, ids)
+
+
 def readable_messages(loaded: LoadedGame, viewer_id: int, after: int = 0) -> list[dict[str, Any]]:
-    """The game's messages `viewer_id` may read, oldest first (inside a transaction)."""
+    """The game's messages `viewer_id` may read, oldest first, those numbered above `after`
+    (inside a transaction)."""
     game = loaded.game
     is_player = loaded.is_player(viewer_id)
     if not is_player and game.private:
         return []
-    query = GameMessage.select().where((GameMessage.game == game.id) & (GameMessage.id > after))
+    query = (
+        GameMessage.select()
+        .where((GameMessage.game == game.id) & _party_to(viewer_id))
+        .order_by(GameMessage.id)
+    )
+    if after:
+        query = query.offset(after)
+    numbered = list(enumerate(query, start=after + 1))
     if is_player:
-        mine = (GameMessage.sender == viewer_id) | (GameMessage.recipient == viewer_id)
-        query = query.where(GameMessage.recipient.is_null() | mine)
         muted = _muted_ids(game.id, viewer_id)
         if muted:
-            query = query.where(
-                (GameMessage.kind == SYSTEM) | GameMessage.sender.not_in(list(muted))
-            )
-    else:
-        query = query.where(GameMessage.recipient.is_null())
-    rows = list(query.order_by(GameMessage.id))
-    ids = {i for row in rows for i in (row.sender_id, row.recipient_id) if i is not None}
-    names = _usernames(loaded, ids)
+            numbered = [
+                (n, row)
+                for n, row in numbered
+                if row.kind == SYSTEM or row.sender_id not in muted
+            ]
+    else:  # a former player's own DMs keep their numbers, but it reads them no more
+        numbered = [(n, row) for n, row in numbered if row.recipient_id is None]
+    names = _names_for(loaded, [row for _, row in numbered])
     revealed = game.status == "finished"
-    return [message_view(row, names, viewer_id, revealed) for row in rows]
+    return [message_view(row, n, names, viewer_id, revealed) for n, row in numbered]
 
 
 async def list_messages(
@@ -218,7 +271,7 @@ async def send_message(
             )
         )
         names = _usernames(loaded, {user.id} | ({recipient.id} if recipient else set()))
-        return 201, message_view(row, names, user.id, False)
+        return 201, message_view(row, _number_of(row, user.id), names, user.id, False)
 
     scope = f"POST /games/{game_id}/messages"
     _, body = await ctx.store.transaction(lambda: idempotency.once(user.id, key, scope, write))
@@ -269,7 +322,7 @@ async def admin_broadcast(ctx: ServiceContext, user: CurrentUser, text: str) -> 
             .order_by(Game.id)
         ]
         for game_id in ids:
-            add_system(game_id, ADMIN_PREFIX + text)
+            add_system(game_id, ADMIN_PREFIX + literal(text))
         return ids
 
     game_ids = await ctx.store.transaction(write)

@@ -46,7 +46,11 @@ def offers_view(
     names: dict[int, str] | None = None,
     rows: Sequence[Sequence[Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """`[{"id", "username", "mode", "partner", "at"}]`, oldest first.
+    """`[{"username", "mode", "partner", "at"}]`, oldest first.
+
+    No id: offer ids count every offer of the server, so a gap between two public offers'
+    ids would tell the other players that a private offer was made (docs/api.md, Messages:
+    what a reader may not read leaves no trace). Offers are addressed by their maker.
 
     `names`: the players' usernames by user id, if the caller has them (not changed).
     `rows`: the game's `open_offer_rows`, if the caller has them.
@@ -60,7 +64,7 @@ def offers_view(
         names if names is not None else {p.user_id: p.user.username for p in loaded.players}
     )
     shown = []
-    for offer_id, user_id, mode, partner, created in offers:
+    for _, user_id, mode, partner, created in offers:
         if not _readable(user_id, partner, viewer_id):
             continue
         if partner is not None and partner not in names:
@@ -68,7 +72,6 @@ def offers_view(
             names[partner] = found.username if found else "?"
         shown.append(
             {
-                "id": offer_id,
                 "username": names.get(user_id, "?"),
                 "mode": mode,
                 "partner": names.get(partner) if partner is not None else None,

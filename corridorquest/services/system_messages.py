@@ -9,6 +9,11 @@ What a message may say follows SPEC §4: no message for a wall placement in a ma
 game; in an invisible game the placing player reads "alice placed wall c3h" (`detail`),
 everybody else "alice placed a wall" (`text`) until the game is finished. Messages never
 state how many walls someone has left.
+
+Users are named by id (`user_refs.ref`: `{user:12}`), never by username: a reader sees the
+names as they are when it reads (SPEC §7, a username change keeps every reference), so
+a renamed player is renamed in every message and whoever takes its old name appears in
+none. `messages` renders them.
 """
 
 from __future__ import annotations
@@ -29,9 +34,10 @@ from corridorquest.events import (
     PlayerLeft,
     PlayersInvited,
 )
-from corridorquest.services.game_access import LoadedGame, load_game, loaded_in_transaction
+from corridorquest.services.game_access import load_game, loaded_in_transaction
+from corridorquest.services.user_refs import ref
 from corridorquest.store import fast
-from corridorquest.store.models import Game, GameMessage, User, utcnow
+from corridorquest.store.models import Game, GameMessage, utcnow
 
 SYSTEM = "system"
 PLAYER = "player"
@@ -50,8 +56,10 @@ def add_system(
 ) -> None:
     """Write a system message (inside the caller's transaction).
 
-    `to`: only `about` and `to` read it (a private offer or trade). `detail`: what `about`
-    (and everybody once the game is finished) reads instead of `text`.
+    `text` and `detail` are stored texts (`user_refs`): users named with `ref(user_id)`,
+    any other text (an administrator's words) through `literal`. `to`: only `about` and
+    `to` read it (a private offer or trade). `detail`: what `about` (and everybody once
+    the game is finished) reads instead of `text`.
     """
     fast.insert(
         GameMessage,
@@ -65,24 +73,9 @@ def add_system(
     )
 
 
-class _Names:
-    """Usernames by user id, looked up once per transaction."""
-
-    def __init__(self) -> None:
-        self._known: dict[int, str] = {}
-
-    def learn(self, loaded: LoadedGame) -> None:
-        """The usernames of a game's players, as the transaction loaded them."""
-        for player in loaded.players:
-            self._known.setdefault(player.user_id, player.user.username)
-
-    def __call__(self, user_id: int | None) -> str:
-        if user_id is None:
-            return "someone"
-        if user_id not in self._known:
-            found = fast.select(User, 't."id" = ?', (user_id,))
-            self._known[user_id] = found[0].username if found else "a former player"
-        return self._known[user_id]
+def name(user_id: int | None) -> str:
+    """A user in a message: a reference, rendered with the current username when read."""
+    return "someone" if user_id is None else ref(user_id)
 
 
 def _on_off(value: bool) -> str:
@@ -103,33 +96,33 @@ def _variant(game: Game) -> str:
     return f"{game.size}x{game.size}, {game.players} players{extra}"
 
 
-def _changed(game: Game, names: Iterable[str]) -> str:
+def _changed(game: Game, fields: Iterable[str]) -> str:
     parts = []
-    for name in names:
-        if name == "players":
+    for field in fields:
+        if field == "players":
             parts.append(f"{game.players} players")
-        elif name == "size":
+        elif field == "size":
             parts.append(f"board size {game.size}x{game.size}")
-        elif name in ("masked", "invisible"):
-            parts.append(f"{name} walls {_on_off(getattr(game, name))}")
-        elif name == "private":
+        elif field in ("masked", "invisible"):
+            parts.append(f"{field} walls {_on_off(getattr(game, field))}")
+        elif field == "private":
             parts.append(f"private {_on_off(game.private)}")
-        elif name == "invitation_code":
+        elif field == "invitation_code":
             parts.append("an invitation code")
     return ", ".join(parts) or "nothing"
 
 
-def _started(game: Game, event: GameStarted, name: _Names) -> str:
+def _started(game: Game, event: GameStarted) -> str:
     loaded = load_game(game.id)
     seats = []
     for seat in CLOCKWISE:
         user = loaded.user_at(seat)
         if user is not None:
-            seats.append(f"{user.username} plays {seat.title}")
+            seats.append(f"{name(user.id)} plays {seat.title}")
     return f"The game started: {', '.join(seats)}. {name(event.first_user_id)} moves first."
 
 
-def _action(game: Game, event: ActionPlayed, name: _Names) -> list[Line]:
+def _action(game: Game, event: ActionPlayed) -> list[Line]:
     who = f"{name(event.user_id)} ({Seat(event.seat).title})"
     lines: list[Line] = []
     if event.type == "wall":
@@ -149,10 +142,10 @@ def _action(game: Game, event: ActionPlayed, name: _Names) -> list[Line]:
     return lines
 
 
-def describe(event: GameEvent, game: Game, name: _Names) -> list[Line]:
+def describe(event: GameEvent, game: Game) -> list[Line]:
     """The system messages of one event (none for events that are not game changes)."""
     if isinstance(event, ActionPlayed):  # by far the most frequent: first
-        return _action(game, event, name)
+        return _action(game, event)
     if isinstance(event, GameCreated):
         return [(f"{name(event.admin_id)} created the game ({_variant(game)})", None, None)]
     if isinstance(event, PlayersInvited):
@@ -166,12 +159,12 @@ def describe(event: GameEvent, game: Game, name: _Names) -> list[Line]:
     if isinstance(event, GameChanged):
         return [(f"The game admin changed the game: {_changed(game, event.changed)}", None, None)]
     if isinstance(event, GameStarted):
-        return [(_started(game, event, name), None, None)]
+        return [(_started(game, event), None, None)]
     if isinstance(event, GameFinished):
         ranking = sorted(event.scores.items(), key=lambda item: -item[1])
         scores = ", ".join(f"{name(user_id)} {score}" for user_id, score in ranking)
         return [(f"{name(event.winner_id)} won the game. Scores: {scores}", None, None)]
-    if isinstance(event, GameCancelled):
+    if isinstance(event, GameCancelled):  # the reason is a stored text (`user_refs`) already
         return [(f"The game was cancelled: {event.reason}", None, None)]
     return []
 
@@ -179,22 +172,19 @@ def describe(event: GameEvent, game: Game, name: _Names) -> list[Line]:
 def record_events(events: Sequence[Event]) -> None:
     """Write the system messages of a write's events (inside its transaction)."""
     games: dict[int, Game] = {}
-    name = _Names()
     for event in events:
         if not isinstance(event, GameEvent):
             continue
         game = games.get(event.game_id)
-        loaded = None
         if game is None and isinstance(event, ActionPlayed | GameFinished):
             # A started game's modes never change: the game as this write loaded it will do.
             loaded = loaded_in_transaction(event.game_id, event.revision)
-        if loaded is not None:
-            game = games[event.game_id] = loaded.game
-            name.learn(loaded)
+            if loaded is not None:
+                game = games[event.game_id] = loaded.game
         if game is None:
             found = fast.select(Game, 't."id" = ?', (event.game_id,))
             if not found:
                 continue
             game = games[event.game_id] = found[0]
-        for text, about, detail in describe(event, game, name):
+        for text, about, detail in describe(event, game):
             add_system(event.game_id, text, about=about, detail=detail)

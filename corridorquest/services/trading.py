@@ -38,6 +38,7 @@ from corridorquest.services.game_views import game_view
 from corridorquest.services.games import WriteResult, run_write
 from corridorquest.services.offer_views import can_read
 from corridorquest.services.system_messages import add_system
+from corridorquest.services.user_refs import ref
 from corridorquest.store import fast
 from corridorquest.store.models import GamePlayer, User, WallOffer, utcnow
 
@@ -152,11 +153,11 @@ async def make_offer(
         _bump(loaded)
         cost = wall_cost(loaded.game.size, loaded.game.players)
         if other is None:
-            text = f"{user.username} offers to {VERB[mode]} a wall (wall cost {cost})"
+            text = f"{ref(user.id)} offers to {VERB[mode]} a wall (wall cost {cost})"
             add_system(game_id, text)
         else:
             text = (
-                f"{user.username} privately offers {other.username} to {VERB[mode]} "
+                f"{ref(user.id)} privately offers {ref(other.id)} to {VERB[mode]} "
                 f"a wall (wall cost {cost})"
             )
             add_system(game_id, text, about=user.id, to=other.id)
@@ -194,7 +195,7 @@ async def withdraw_offer(
         offer.closed_at = utcnow()
         fast.update(offer, "status", "closed_at")
         _bump(loaded)
-        text = f"{user.username} withdrew the offer to {VERB[offer.mode]} a wall"
+        text = f"{ref(user.id)} withdrew the offer to {VERB[offer.mode]} a wall"
         add_system(game_id, text, about=user.id, to=offer.partner_id)
         events.append(
             OfferWithdrawn(
@@ -290,10 +291,9 @@ async def trade(
         fast.update(seller, "trade_balance")
         fast.update(buyer, "trade_balance")
         _bump(loaded)
-        seller_name, buyer_name = seller.user.username, buyer.user.username
-        text = (
-            f"{seller_name} sold a wall to {buyer_name} on {offerer.username}'s offer "
-            f"(wall cost {cost})"
+        text = (  # users by id (user_refs): the message shows their names when read
+            f"{ref(seller.user_id)} sold a wall to {ref(buyer.user_id)} on "
+            f"{ref(offerer.id)}'s offer (wall cost {cost})"
         )
         add_system(game_id, text, about=offerer.id, to=offer.partner_id)
         events.append(

@@ -18,14 +18,18 @@ from collections.abc import Callable
 import peewee as pw
 from playhouse.migrate import PostgresqlMigrator, SchemaMigrator, SqliteMigrator, migrate
 
+from corridorquest.store.message_names import name_users_by_id
 from corridorquest.store.models import (
     ALL_MODELS,
     GameMarker,
     GameMessage,
+    InvitationMail,
     MessageMute,
+    PasswordRequest,
     SchemaVersion,
     WallOffer,
 )
+from corridorquest.store.rescore import rescore_finished_games
 
 log = logging.getLogger(__name__)
 
@@ -68,12 +72,24 @@ def _drop_move_path_indexes(db: pw.Database) -> None:
         db.execute_sql(f'DROP INDEX IF EXISTS "{name}"')
 
 
+def _password_requests(db: pw.Database) -> None:
+    db.create_tables([PasswordRequest], safe=True)
+
+
+def _invitation_mails(db: pw.Database) -> None:
+    db.create_tables([InvitationMail], safe=True)
+
+
 STEPS: list[Step] = [
     (1, "initial schema: users, sessions, verifications, games, actions", _initial_schema),
     (2, "markers of invisible-walls games", _markers),
     (3, "wall offers, game messages, message mutes", _trading_and_messages),
     (4, "wall offers remember the action number of their trade", _offer_action_number),
     (5, "drop single-column indexes of game actions and messages", _drop_move_path_indexes),
+    (6, "password-change requests, for their rate limits", _password_requests),
+    (7, "finished games rescored on the 0-100 scale (SPEC §6)", rescore_finished_games),
+    (8, "system messages and cancel reasons name users by id (SPEC §7)", name_users_by_id),
+    (9, "invitation mails sent, for their hourly limit per user", _invitation_mails),
 ]
 
 

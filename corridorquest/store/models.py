@@ -99,6 +99,26 @@ class LoginAttempt(BaseModel):
     at = pw.DateTimeField(default=utcnow, index=True)
 
 
+class PasswordRequest(BaseModel):
+    """A password-change code sent (no login needed), for the per-account and per-address
+    rate limits of such requests."""
+
+    user_id: int
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    address = pw.CharField(max_length=64, index=True)
+    at = pw.DateTimeField(default=utcnow, index=True)
+
+
+class InvitationMail(BaseModel):
+    """Invitation e-mails a user had sent (one row per invitation, with how many), for
+    the per-user hourly limit of invitation mails."""
+
+    user_id: int
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    mails = pw.IntegerField()
+    at = pw.DateTimeField(default=utcnow, index=True)
+
+
 class Game(BaseModel):
     admin_id: int
     winner_id: int | None
@@ -222,6 +242,11 @@ class GameMessage(BaseModel):
     `recipient` set: only the sender and the recipient read it (a DM, or a system message
     about a private offer). `detail` set: the sender (and everyone once the game is
     finished) reads `detail` instead of `text` (an invisible wall's square).
+
+    A system message's `text` and `detail` name users by id, `{user:12}`, with literal
+    braces doubled (`services.user_refs`; migration step 8): readers see the current
+    usernames. A player's message is its author's words, stored and shown as written.
+    Readers never see the row id: they see their own numbering (`services.messages`).
     """
 
     game_id: int
@@ -279,4 +304,6 @@ ALL_MODELS: list[type[BaseModel]] = [
     WallOffer,
     GameMessage,
     MessageMute,
+    PasswordRequest,
+    InvitationMail,
 ]

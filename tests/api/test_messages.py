@@ -245,3 +245,67 @@ def test_only_system_admins_broadcast_to_every_waiting_and_started_game(
     for gid in (waiting["id"], started["id"]):
         assert texts(client, tokens["out"], gid)[-1] == notice
     assert notice not in texts(client, tokens["dot"], cancelled["id"])
+
+
+def offer(client: httpx.Client, token: str, game_id: int, **body: Any) -> httpx.Response:
+    return client.post(f"/games/{game_id}/offers", json=body, headers=auth(token))
+
+
+def numbers(client: httpx.Client, token: str, game_id: int, **params: Any) -> list[int]:
+    response = read(client, token, game_id, **params)
+    assert response.status_code == 200, response.text
+    return [m["id"] for m in response.json()["messages"]]
+
+
+def test_private_dealings_between_two_others_leave_no_trace_in_a_readers_numbers(
+    client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    """Message numbers count only what the reader may read: DMs and private offers
+    between amy and ben leave no gap, no count and no cursor step for cal or a watcher."""
+    four = {name: tokens[name] for name in ("amy", "ben", "cal", "dot")}
+    gid = started_game(client, four, size=5)["id"]
+    before = {name: numbers(client, tokens[name], gid) for name in ("cal", "out")}
+    assert before["cal"] == before["out"] == list(range(1, len(before["cal"]) + 1))
+
+    assert send(client, tokens["amy"], gid, "ally?", to="ben").status_code == 201
+    assert send(client, tokens["ben"], gid, "deal", to="amy").status_code == 201
+    made = offer(client, tokens["amy"], gid, mode="selling", partner="ben")
+    assert made.status_code == 201, made.text
+    traded = client.post(
+        f"/games/{gid}/trades", json={"mode": "buying", "partner": "amy"},
+        headers=auth(tokens["ben"]),
+    )
+    assert traded.status_code == 201, traded.text
+    assert offer(client, tokens["dot"], gid, mode="buying").status_code == 201
+    hello = send(client, tokens["dot"], gid, "hello all")
+    assert hello.status_code == 201, hello.text
+
+    for name in ("cal", "out"):
+        last = before[name][-1]
+        assert numbers(client, tokens[name], gid) == [*before[name], last + 1, last + 2]
+        newer = read(client, tokens[name], gid, after=last + 1).json()["messages"]
+        assert [(m["id"], m["text"]) for m in newer] == [(last + 2, "hello all")]
+        assert numbers(client, tokens[name], gid, after=last + 2) == []
+        # the open offers they see carry no number either (offer ids count private ones)
+        offers = get_game(client, tokens[name], gid)["offers"]
+        assert [sorted(o) for o in offers] == [["at", "mode", "partner", "username"]]
+    # the sender's answer carries the number its own listing shows
+    assert hello.json()["id"] == numbers(client, tokens["dot"], gid)[-1]
+    # the two dealers number their private messages in, consecutively
+    for name in ("amy", "ben"):
+        theirs = numbers(client, tokens[name], gid)
+        assert theirs == list(range(1, len(before["cal"]) + 7))
+
+
+def test_a_private_system_message_names_the_other_party_for_each_of_the_two(
+    client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    gid = started_game(client, {"amy": tokens["amy"], "ben": tokens["ben"]}, size=5)["id"]
+    assert offer(client, tokens["ben"], gid, mode="buying", partner="amy").status_code == 201
+    for reader, other in (("amy", "ben"), ("ben", "amy")):
+        found = read(client, tokens[reader], gid).json()["messages"]
+        private = [m for m in found if m["to"] is not None]
+        assert [(m["kind"], m["with"]) for m in private] == [("system", other)], private
+        assert private[0]["text"].startswith("ben privately offers amy to buy a wall")
+    public = read(client, tokens["out"], gid).json()["messages"]
+    assert public and all(m["to"] is None and m["with"] is None for m in public)

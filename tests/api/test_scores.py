@@ -117,7 +117,7 @@ def games(
     played = {
         "plain": two_player(client, server, tokens, "sca", "scb"),
         "traded": two_player(
-            client, server, tokens, "sca", "scb", {"sca": 8, "scb": -8}, private=True
+            client, server, tokens, "sca", "scb", {"sca": 24, "scb": -24}, private=True
         ),
         "cd": two_player(client, server, tokens, "scc", "scd"),
         "ef": two_player(client, server, tokens, "sce", "scf"),
@@ -136,42 +136,45 @@ def games(
     assert [s["username"] for s in four["seats"]] == ["scn", "sce4", "scs", "scw"]
     played["four"] = run_script(
         client, four, tokens, FOUR_PLAYER_SCRIPT,
-        lambda: set_balances(server, four["id"], {"sce4": -25, "scw": 25}),
+        lambda: set_balances(server, four["id"], {"scn": 50, "scw": -50}),
     )
     return played
 
 
-def test_two_player_scores_by_hand_the_winner_beats_a_tie(games: dict[str, Any]) -> None:
+def test_two_player_scores_by_hand(games: dict[str, Any]) -> None:
     # 5x5, 2 players: progress_weight 60, wall_weight 40, 5 walls, start distance 4.
-    # South (winner): progress 1, walls 1 - 2/5 = 0.6: base (60 + 24) / 100 = 0.84 -> 1.
-    # North: distance 2, progress 0.5; walls 1 - 1/5 = 0.8: (30 + 32) / 100 = 0.62 -> 1.
-    # Tie on 1: the winner gets 1 + 1 = 2.
-    assert games["plain"]["scores"] == {"sca": 1, "scb": 2}
+    # South (winner): progress 1, walls 1 - 2/5 = 0.6: 60 * 1 + 40 * 0.6 = 60 + 24 = 84.
+    # North: distance 2, progress 0.5; walls 1 - 1/5 = 0.8: 60 * 0.5 + 40 * 0.8 = 30 + 32 = 62.
+    assert games["plain"]["scores"] == {"sca": 62, "scb": 84}
     assert games["plain"]["winner"] == "scb"
 
 
-def test_two_player_scores_with_a_trade_by_hand(games: dict[str, Any]) -> None:
-    # North sold a wall to South (wall cost 8): North 0.62 + 8 = 8.62 -> 9;
-    # South 0.84 - 8 = -7.16 -> -7, but the winner gets max(-7, 9 + 1) = 10.
-    assert games["traded"]["scores"] == {"sca": 9, "scb": 10}
+def test_two_player_scores_with_trades_by_hand_the_winner_stays_on_top(
+    games: dict[str, Any],
+) -> None:
+    # North sold three walls to South (wall cost 8): North 62 + 24 = 86;
+    # South 84 - 24 = 60, but the winner gets max(60, 86 + 1) = 87.
+    assert games["traded"]["scores"] == {"sca": 86, "scb": 87}
 
 
 def test_a_trade_through_the_api_counts_in_the_scores(games: dict[str, Any]) -> None:
-    # The same game, North selling a wall to South through the API before the first action:
-    # North 5 - 1 sold - 1 placed = 3 left, South 5 + 1 bought - 2 placed = 4. Scores count
-    # the walls placed, not the walls in hand, so they are those of the store-set trade.
+    # The same game, North selling one wall to South through the API before the first
+    # action: North 5 - 1 sold - 1 placed = 3 left, South 5 + 1 bought - 2 placed = 4.
+    # Scores count the walls placed, not the walls in hand: North 62 + 8 = 70,
+    # South 84 - 8 = 76.
     final = games["api_traded"]
-    assert final["scores"] == {"sca": 9, "scb": 10}
+    assert final["scores"] == {"sca": 70, "scb": 76}
     assert {s["seat"]: s["walls_left"] for s in final["seats"]} == {"north": 3, "south": 4}
 
 
-def test_four_player_scores_with_a_trade_by_hand(games: dict[str, Any]) -> None:
-    # 5x5, 4 players: progress_weight 50, wall_weight 50, 2 walls, start distance 4.
-    # West: distance 3 (0.25), both walls placed (0): 0.125, +25 sold -> 25.125 -> 25.
-    # North: distance 3, no walls: (12.5 + 50) / 100 = 0.625 -> 1.
-    # East: distance 3, no walls, -25 bought: -24.375 -> -24 (halves round up).
-    # South wins: base 1, but max(1, 25 + 1) = 26.
-    assert games["four"]["scores"] == {"scs": 26, "scw": 25, "scn": 1, "sce4": -24}
+def test_four_player_scores_with_trades_by_hand(games: dict[str, Any]) -> None:
+    # 5x5, 4 players: progress_weight 50, wall_weight 50, 2 walls, start distance 4, wall
+    # cost 25; North sold two walls to West.
+    # North: distance 3 (0.25), no walls placed (1): 12.5 + 50 = 62.5, + 50 -> 112.5 -> 113.
+    # East: distance 3, no walls placed: 62.5 -> 63 (halves round up).
+    # West: distance 3, both walls placed (0): 12.5, - 50 -> -37.5 -> -37 (up, too).
+    # South wins: 50 + 50 = 100, but max(100, 113 + 1) = 114.
+    assert games["four"]["scores"] == {"scs": 114, "scn": 113, "sce4": 63, "scw": -37}
     assert games["four"]["winner"] == "scs"
 
 
@@ -185,14 +188,14 @@ def test_highscores_are_the_best_score_per_variant_with_the_game(
     [best] = body["highscores"]
     assert (best["size"], best["players"], best["masked"], best["invisible"]) == (5, 2, False,
                                                                                  False)
-    # the best (10) is from a private game: its id is hidden from outsiders...
-    assert (best["score"], best["game_id"], best["private"]) == (10, None, True)
+    # the best (87) is from a private game: its id is hidden from outsiders...
+    assert (best["score"], best["game_id"], best["private"]) == (87, None, True)
     # ...but shown to its players
     mine = client.get("/users/scb/highscores", headers=auth(tokens["scb"])).json()
     assert mine["highscores"][0]["game_id"] == games["traded"]["id"]
     four = client.get("/users/scs/highscores").json()["highscores"]
     assert [(h["players"], h["score"], h["game_id"]) for h in four] == [
-        (4, 26, games["four"]["id"])
+        (4, 114, games["four"]["id"])
     ]
     assert client.get("/users/scwatch/highscores").json()["highscores"] == []
     missing = client.get("/users/nobody99/highscores")
@@ -210,14 +213,14 @@ def test_the_leaderboard_lists_each_users_best_with_shared_ranks(
     )
     rows = [(e["rank"], e["username"], e["score"]) for e in board["entries"]]
     assert rows == [
-        (1, "scb", 10), (2, "sca", 9), (3, "scd", 2), (3, "scf", 2), (5, "scc", 1),
-        (5, "sce", 1),
+        (1, "scb", 87), (2, "sca", 86), (3, "scd", 84), (3, "scf", 84), (5, "scc", 62),
+        (5, "sce", 62),
     ]
     assert board["entries"][0]["game_id"] == games["traded"]["id"]  # sca played it
     assert board["entries"][2]["game_id"] == games["cd"]["id"]
     four = client.get("/leaderboards", params={"size": 5, "players": 4}).json()["entries"]
     assert [(e["username"], e["score"]) for e in four] == [
-        ("scs", 26), ("scw", 25), ("scn", 1), ("sce4", -24)
+        ("scs", 114), ("scn", 113), ("sce4", 63), ("scw", -37)
     ]
     empty = client.get(
         "/leaderboards", params={"size": 5, "masked": "true", "invisible": "true"}

@@ -108,3 +108,22 @@ def test_refused_messages_change_nothing(cq: Cq) -> None:
     refused("send", "-g", g, profile="ben", says="TEXT", code=2)
     refused("send", "-g", g, "   ", profile="ben", says="needs some text")
     assert {name: listing(cq, game_id, name) for name in before} == before
+
+
+def test_a_private_trade_is_labelled_with_the_other_party_and_leaves_no_gap(cq: Cq) -> None:
+    game_id = four_player_game(cq)
+    g = str(game_id)
+    ok(cq, "game", "offer", "-g", g, "selling", "ben", profile="ann")
+    ok(cq, "game", "trade", "-g", g, "buying", "ann", profile="ben")
+    ok(cq, "game", "message", "send", "-g", g, "anyone", "trading?", profile="eve")
+
+    sold = "ann sold a wall to ben on ann's offer"
+    ben = listing(cq, game_id, "ben")
+    assert f"[system (private, with ann)] {sold}" in ben, ben
+    assert "(private, ben)" not in ben and "with ben" not in ben
+    ann = listing(cq, game_id, "ann")
+    assert f"[system (private, with ben)] {sold}" in ann, ann
+    cat = listing(cq, game_id, "cat")
+    assert "private" not in cat and sold not in cat
+    numbers = [int(n) for n in re.findall(r"^#(\d+) ", cat, re.MULTILINE)]
+    assert numbers == list(range(1, len(numbers) + 1)) and "[eve] anyone trading?" in cat

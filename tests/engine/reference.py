@@ -364,7 +364,8 @@ def score_game(size: int, players: int, winner: str, distances: dict[str, int],
     for seat in distances:
         progress = 1 - Fraction(distances[seat], size - 1)
         walls = max(Fraction(0), 1 - Fraction(walls_placed[seat], total_walls))
-        base[seat] = (weight * progress + (100 - weight) * walls) / 100 + trade_balance[seat]
+        # the weights are points: 0 to 100 before the trade balance
+        base[seat] = weight * progress + (100 - weight) * walls + trade_balance[seat]
     final = {seat: round_half_up(value) for seat, value in base.items() if seat != winner}
     best_other = max(final.values())
     final[winner] = max(round_half_up(base[winner]), best_other + 1)

@@ -1,0 +1,160 @@
+"""Migration step 7: the stored scores of finished games, recomputed on the 0-100 scale.
+
+Until step 7 the engine divided progress and wall thrift by 100 (the manual's literal
+formula), so a game was worth at most one point before rounding and a single trade
+decided every score. SPEC §6 reads the weights as points; this step rescores every
+finished game with the engine's `final_scores`:
+
+- the position is the game's stored final state (`game.state`): the very position the
+  server scored when the game finished, with every wall and its owner (also the walls of
+  masked and invisible games). The server wrote it action by action as the stored
+  actions were played, so replaying them gives the same position; reading it is cheaper
+  and needs no reconstruction of the walls in hand that trades moved.
+- trade balances are the players' stored `trade_balance`: wall costs, already points
+  (SPEC §5), unchanged by the new scale.
+- the winner's system message "alice won the game. Scores: alice 1, bob 0" gets the new
+  scores, in the new order (highest first, equal scores in join order, as the server
+  writes it). Its names stay as they were written (the usernames of that day). The
+  names are matched to players by position: the message listed the old scores highest
+  first, equal ones in join order, so the players sorted that way are the entries in
+  order. A message that does not list exactly those scores (edited by hand) is left
+  as it was, with a warning in the log.
+- the game's revision moves on when anything changed, so that a running process (or
+  client) that remembered the game reads it again (docs/administration.md).
+
+Cancelled and unfinished games have no scores and are not touched. Highscores and
+leaderboards are queries over the stored scores: they follow.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import peewee as pw
+
+from corridorquest.engine import GameState, Seat, final_scores
+from corridorquest.store.models import Game, GameMessage, GamePlayer
+
+log = logging.getLogger(__name__)
+
+BATCH = 200  # games read at a time
+FINISHED_MARK = " won the game. Scores: "
+
+
+@dataclass
+class Scored:
+    """A player of a finished game: its row id, its old and its new score."""
+
+    player_id: int
+    old: int
+    new: int
+
+
+def _by_old(players: Sequence[Scored]) -> list[Scored]:
+    """Highest old score first; equal scores keep join order (`players` is in join order)."""
+    return sorted(players, key=lambda player: -player.old)
+
+
+def _by_new(players: Sequence[Scored]) -> list[Scored]:
+    return sorted(players, key=lambda player: -player.new)
+
+
+def rewrite_finish_text(text: str, players: Sequence[Scored]) -> str | None:
+    """`text` ("alice won the game. Scores: alice 1, bob 0") with the new scores, or None
+    when it does not list the old scores of `players` (players in join order)."""
+    head, mark, listed = text.partition(FINISHED_MARK)
+    if not mark or not head:
+        return None
+    entries = [entry.rpartition(" ") for entry in listed.split(", ")]
+    old = _by_old(players)
+    if len(entries) != len(old):
+        return None
+    names: dict[int, str] = {}
+    for (name, space, score), player in zip(entries, old, strict=True):
+        if not space or not name or score != str(player.old):
+            return None
+        names[player.player_id] = name
+    scores = ", ".join(f"{names[p.player_id]} {p.new}" for p in _by_new(players))
+    return f"{head}{mark}{scores}"
+
+
+def _new_scores(game: Game, rows: list[GamePlayer]) -> list[Scored] | None:
+    """The players (join order) with their old and new scores; None: not scorable."""
+    try:
+        state = GameState.from_dict(json.loads(game.state))
+    except (TypeError, ValueError, KeyError) as error:
+        log.warning("game %d: its stored state does not load (%s): scores kept", game.id, error)
+        return None
+    seated = [row for row in rows if row.seat and row.score is not None]
+    if state.winner is None or {Seat(row.seat) for row in seated} != set(state.seats):
+        log.warning("game %d: no winner or not one scored player per seat: scores kept", game.id)
+        return None
+    scores = final_scores(state, {Seat(row.seat): row.trade_balance for row in seated})
+    return [Scored(row.id, row.score, scores[Seat(row.seat)]) for row in seated]
+
+
+def _rescore(game: Game, rows: list[GamePlayer], messages: list[GameMessage]) -> bool:
+    """Rewrite one game's scores and winner's message; True when anything changed."""
+    players = _new_scores(game, rows)
+    if players is None:
+        return False
+    changed = False
+    for player in players:
+        if player.new != player.old:
+            GamePlayer.update(score=player.new).where(GamePlayer.id == player.player_id).execute()
+            changed = True
+    for message in messages:
+        text = rewrite_finish_text(message.text, players)
+        if text is None:
+            log.warning(
+                "game %d: message %d does not list the old scores: left as it was",
+                game.id,
+                message.id,
+            )
+        elif text != message.text:
+            GameMessage.update(text=text).where(GameMessage.id == message.id).execute()
+            changed = True
+    if changed:
+        Game.update(revision=Game.revision + 1).where(Game.id == game.id).execute()
+    return changed
+
+
+def rescore_finished_games(db: pw.Database) -> None:
+    """Migration step 7 (inside its transaction)."""
+    changed = 0
+    last_id = 0
+    while True:
+        games = list(
+            Game.select(Game.id, Game.state, Game.revision)
+            .where((Game.status == "finished") & (Game.id > last_id))
+            .order_by(Game.id)
+            .limit(BATCH)
+        )
+        if not games:
+            break
+        last_id = games[-1].id
+        ids = [game.id for game in games]
+        rows: dict[int, list[GamePlayer]] = {game_id: [] for game_id in ids}
+        for row in (
+            GamePlayer.select()
+            .where(GamePlayer.game.in_(ids))
+            .order_by(GamePlayer.game, GamePlayer.join_order)
+        ):
+            rows[row.game_id].append(row)
+        messages: dict[int, list[GameMessage]] = {game_id: [] for game_id in ids}
+        for message in GameMessage.select().where(
+            GameMessage.game.in_(ids)
+            & (GameMessage.kind == "system")
+            & GameMessage.sender.is_null()
+            & GameMessage.text.contains(FINISHED_MARK)
+        ):
+            messages[message.game_id].append(message)
+        for game in games:
+            if game.state is None:
+                log.warning("game %d: finished without a stored state: scores kept", game.id)
+                continue
+            changed += _rescore(game, rows[game.id], messages[game.id])
+    log.info("rescored %d finished games on the 0-100 scale (SPEC §6)", changed)
