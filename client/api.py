@@ -3,34 +3,69 @@
 Each method is one endpoint and returns the decoded JSON. Failures become the client's
 errors: 401 -> :class:`AuthError`, other 4xx -> :class:`RefusedError` carrying the
 server's ``reason``, ``message`` and extra fields, no answer -> :class:`ConnectionFailed`.
+
+A server URL without a scheme (``localhost:3000``) means ``http://``
+(:func:`normalize_server_url`). An ``https://`` URL of a server that speaks plain HTTP
+fails at once with "the server ... does not speak HTTPS" (:mod:`client.tls_check`).
 """
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import httpx
 
-from client import __version__
-from client.errors import AuthError, ConnectionFailed, CqError, RefusedError
+from client import __version__, tls_check
+from client.errors import AuthError, ConnectionFailed, CqError, InputError, RefusedError
 
 API_PREFIX = "/api/v1"
+SCHEMES = ("http", "https")
 Json = dict[str, Any]
+
+
+def normalize_server_url(url: str) -> str:
+    """``url`` with ``http://`` added when it has no scheme, without a trailing ``/``.
+
+    Raises :class:`ValueError` for another scheme or a URL without a host.
+    """
+    text = url.strip()
+    if "://" not in text:
+        text = "http://" + text
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018  (raises ValueError for a port that is not a number)
+    except ValueError as exc:
+        raise ValueError(f"{url!r} is not a server URL: {exc}") from exc
+    if parts.scheme.lower() not in SCHEMES:
+        raise ValueError(f"{url!r} is not a server URL: use http:// or https:// "
+                         f"(not {parts.scheme}://)")
+    if not parts.hostname:
+        raise ValueError(f"{url!r} is not a server URL: it names no host")
+    return parts.scheme.lower() + text[len(parts.scheme):].rstrip("/")
+
+
+def _not_https(exc: httpx.ConnectError) -> bool:
+    """httpx raises its ConnectError from httpcore's, here :class:`tls_check.NotHttps`."""
+    return isinstance(exc.__cause__, tls_check.NotHttps)
 
 
 class ApiClient:
     """The server at ``server_url``, as the holder of ``token`` (if any)."""
 
     def __init__(self, server_url: str, token: str | None = None, timeout: float = 15.0):
-        self.server_url = server_url.rstrip("/")
+        try:
+            self.server_url = normalize_server_url(server_url)
+        except ValueError as exc:
+            raise InputError(str(exc), reason="bad_server_url") from exc
         self.token = token
         self._http = httpx.Client(
             base_url=self.server_url + API_PREFIX,
             timeout=timeout,
             headers={"User-Agent": f"cq/{__version__}"},
         )
+        tls_check.install(getattr(self._http, "_transport", None))
 
     def close(self) -> None:
         self._http.close()
@@ -66,6 +101,16 @@ class ApiClient:
         except httpx.TimeoutException as exc:
             raise ConnectionFailed(
                 f"the server at {self.server_url} did not answer in time", "timeout"
+            ) from exc
+        except httpx.ConnectError as exc:
+            if _not_https(exc):
+                plain = "http" + self.server_url[len("https"):]
+                raise ConnectionFailed(
+                    f"the server at {self.server_url} does not speak HTTPS (it answers plain "
+                    f"HTTP at {plain})", "not_https"
+                ) from exc
+            raise ConnectionFailed(
+                f"cannot reach the server at {self.server_url}: {exc}", "connection_failed"
             ) from exc
         except httpx.HTTPError as exc:
             raise ConnectionFailed(

@@ -1,8 +1,9 @@
 """``cq``: the Corridor Quest command line client.
 
 Exit codes: 0 success, 1 unexpected server answer, 2 usage error (bad options or
-values), 3 not logged in / session expired / wrong credentials, 4 refused by the server
-(not your turn, illegal action, no such game, ...), 5 server unreachable.
+values, a profile that does not exist, a server URL that is not http(s)), 3 not logged
+in / session expired / wrong credentials, 4 refused by the server (not your turn,
+illegal action, no such game, ...), 5 server unreachable (or not speaking HTTPS).
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 def cli(ctx: click.Context) -> None:
     """Corridor Quest: play on a Corridor Quest server from the terminal.
 
-    Exit codes: 0 ok, 1 server error, 2 usage error, 3 not logged in or session
-    expired, 4 refused by the server, 5 server unreachable.
+    Exit codes: 0 ok, 1 server error, 2 usage error (also: no such profile, a bad
+    server URL), 3 not logged in or session expired, 4 refused by the server, 5 server
+    unreachable.
     """
     ctx.ensure_object(AppState)
 

@@ -6,6 +6,8 @@ Every expected failure is a :class:`CqError` (a ``click.ClickException``): click
 ```
 click.ClickException            exit 1 (click: usage errors are 2)
  └── CqError                    exit 1  unexpected answer from the server (5xx, not JSON)
+      ├── InputError            exit 2  a bad value the client itself checks (no such profile,
+      │                                 a server URL that is not http(s))
       ├── AuthError             exit 3  not logged in, session expired, wrong credentials
       ├── RefusedError          exit 4  the server refused the request (4xx with a reason)
       └── ConnectionFailed      exit 5  the server cannot be reached
@@ -35,6 +37,15 @@ class CqError(click.ClickException):
         super().__init__(message)
         self.reason = reason
         self.data = data or {}
+
+
+class InputError(CqError):
+    """A value given to the client is wrong: a profile that does not exist, a bad URL.
+
+    The same exit code as click's usage errors, and shown the same way.
+    """
+
+    exit_code = EXIT_USAGE
 
 
 class AuthError(CqError):

@@ -25,8 +25,10 @@ edit by hand (a test fails when this file is stale). The player's guide
 (`players-guide.md`) explains the commands with examples.
 
 Exit codes of `cq` and `cq-shell -e`: 0 success, 1 unexpected server answer, 2 usage
-error (click), 3 not logged in / session expired / wrong credentials, 4 refused by the
-server (its message says why), 5 server unreachable.
+error (click) or a bad value the client checks (a profile that does not exist, a server
+URL that is not http or https), 3 not logged in / session expired / wrong credentials,
+4 refused by the server (its message says why), 5 server unreachable (also: an https://
+URL of a server that speaks plain HTTP).
 """
 
 

@@ -5,6 +5,11 @@ verification token (signup, password or e-mail change) and the cached theme. Fil
 in ``$CQ_CONFIG_DIR`` (tests) or the platform's user config directory, are private to
 the user (mode 0600), and ``current`` names the profile in use unless ``CQ_PROFILE`` is
 set for one command.
+
+A profile chosen by name (``CQ_PROFILE`` or ``cq profile switch``) must exist for the
+commands that use it (:meth:`ProfileStore.check_current`); only ``signup``, ``login`` and
+``user password`` create one. The implicit ``default`` profile may be missing: that is a
+fresh install, and its commands say "not logged in".
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from pathlib import Path
 
 import platformdirs
 
-from client.errors import CqError
+from client.errors import CqError, InputError
 
 APP_NAME = "corridorquest"
 DEFAULT_PROFILE = "default"
@@ -62,7 +67,7 @@ class Profile:
 def check_profile_name(name: str) -> str:
     """A profile name is a file name: letters, digits, ``_``, ``-``, ``.``."""
     if not PROFILE_NAME_RE.match(name):
-        raise CqError(
+        raise InputError(
             f"{name!r} is not a valid profile name (letters, digits, '_', '-', '.'; "
             "at most 40, starting with a letter or digit)",
             reason="invalid_profile",
@@ -103,6 +108,40 @@ class ProfileStore:
                 return check_profile_name(name)
         return DEFAULT_PROFILE
 
+    def current_source(self) -> str | None:
+        """What chose the current profile: ``"CQ_PROFILE"``, ``"switch"`` or None
+        (nothing: it is ``default``)."""
+        if os.environ.get("CQ_PROFILE"):
+            return "CQ_PROFILE"
+        marker = self.directory / "current"
+        if marker.is_file() and marker.read_text(encoding="utf-8").strip():
+            return "switch"
+        return None
+
+    def known(self) -> str:
+        """The existing profile names for a message: ``a, b`` or ``none yet``."""
+        return ", ".join(self.names()) or "none yet"
+
+    def missing_current(self) -> str | None:
+        """Why the current profile cannot be used: it was chosen by name and does not
+        exist. None when it exists or is the implicit ``default``."""
+        source = self.current_source()
+        name = self.current_name()
+        if source is None or self.exists(name):
+            return None
+        if source == "CQ_PROFILE":
+            how = f"CQ_PROFILE={name}"
+        else:
+            how = "chosen with 'cq profile switch'; another one: 'cq profile switch NAME'"
+        return (f"the profile {name!r} does not exist ({how}; profiles: {self.known()}); "
+                f"'cq login -P {name}' creates it")
+
+    def check_current(self) -> None:
+        """Raise :class:`InputError` when the current profile was chosen but is missing."""
+        problem = self.missing_current()
+        if problem is not None:
+            raise InputError(problem, reason="no_profile")
+
     def switched_name(self) -> str:
         """The permanently selected profile (ignores ``CQ_PROFILE``)."""
         marker = self.directory / "current"
@@ -112,8 +151,8 @@ class ProfileStore:
 
     def switch(self, name: str) -> None:
         if not self.exists(name):
-            known = ", ".join(self.names()) or "none yet"
-            raise CqError(f"no profile named {name!r} (profiles: {known})", reason="no_profile")
+            raise InputError(f"no profile named {name!r} (profiles: {self.known()})",
+                             reason="no_profile")
         self._write_private(self.directory / "current", name + "\n")
 
     def load(self, name: str | None = None) -> Profile:

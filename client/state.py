@@ -28,9 +28,13 @@ class AppState:
 
     @property
     def profile(self) -> Profile:
+        """The profile in use; a profile chosen by name (CQ_PROFILE, ``cq profile
+        switch``) that does not exist is an :class:`~client.errors.InputError`."""
         if self._profile is None or (
             self.profile_name is None and self._profile.name != self.store.current_name()
         ):
+            if self.profile_name is None:
+                self.store.check_current()
             self._profile = self.store.load(self.profile_name)
         return self._profile
 
@@ -43,6 +47,10 @@ class AppState:
         self._profile = profile
 
     def api(self, server_url: str | None = None, profile: Profile | None = None) -> ApiClient:
+        """A client for the profile's server and session; for ``server_url`` alone, a
+        client without a session (the profile is not needed, nor its token sent)."""
+        if profile is None and server_url is not None:
+            return ApiClient(server_url)
         chosen = profile or self.profile
         return ApiClient(server_url or chosen.server_url, chosen.token)
 

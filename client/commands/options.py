@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from click.shell_completion import CompletionItem
 
+from client.api import normalize_server_url
 from client.errors import CqError
 from client.state import AppState
 
@@ -31,13 +32,53 @@ def complete_game_ids(ctx: click.Context, param: click.Parameter, incomplete: st
     ]
 
 
-def _default_game(ctx: click.Context, param: click.Parameter, value: int | None) -> int:
-    if value is None:
-        state = ctx.find_object(AppState)
-        if state is not None and state.current_game is not None:
-            return state.current_game
-        raise click.MissingParameter(ctx=ctx, param=param)
-    return value
+if TYPE_CHECKING:  # generic in recent click; the project supports click 8.1 too
+    _IntParamType = click.ParamType[int]
+else:
+    _IntParamType = click.ParamType
+
+
+class GameIdType(_IntParamType):
+    """A game id: a whole number from 1 up (``cq game list`` shows them)."""
+
+    name = "game id"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return value
+        text = str(value).strip()
+        if text.isascii() and text.isdigit() and int(text) >= 1:
+            return int(text)
+        self.fail(f"{value!r} is not a game id: a game id is a whole number from 1 up, "
+                  "as 'cq game list' shows", param, ctx)
+
+
+GAME_ID = GameIdType()
+
+
+def _shell_game(ctx: click.Context | None) -> int | None:
+    state = ctx.find_object(AppState) if ctx is not None else None
+    return state.current_game if state is not None else None
+
+
+class GameIdOption(click.Option):
+    """``-g/--game-id``: required in ``cq``; in ``cq-shell`` the current game (``use``) is
+    its default, and its help says so instead of "required"."""
+
+    def get_default(self, ctx: click.Context, call: bool = True) -> Any:
+        current = _shell_game(ctx)
+        return current if current is not None else super().get_default(ctx, call=call)
+
+    def get_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [] if _shell_game(ctx) is not None else [f"--game-id {self.metavar}"]
+
+    def get_help_extra(self, ctx: click.Context) -> Any:
+        extra = super().get_help_extra(ctx)
+        current = _shell_game(ctx)
+        if current is not None:
+            extra.pop("required", None)
+            extra["default"] = f"the current game, {current}"
+        return extra
 
 
 def game_id_option(help_text: str) -> Callable[[F], F]:
@@ -46,17 +87,31 @@ def game_id_option(help_text: str) -> Callable[[F], F]:
         "-g",
         "--game-id",
         "game_id",
-        type=click.IntRange(min=1),
-        callback=_default_game,
+        cls=GameIdOption,
+        type=GAME_ID,
+        required=True,
         metavar="<GAME_ID>",
         help=help_text,
         shell_complete=complete_game_ids,
     )
 
 
+def _server_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return normalize_server_url(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from exc
+
+
 def server_url_option(help_text: str = "The url of the game server") -> Callable[[F], F]:
+    """``-s/--server-url``: ``http://`` is assumed when the URL has no scheme."""
     return click.option(
-        "-s", "--server-url", "server_url", metavar="<SERVER_URL>", help=help_text, default=None
+        "-s", "--server-url", "server_url", metavar="<SERVER_URL>", default=None,
+        callback=_server_url,
+        help=help_text + "; without a scheme http:// is meant (localhost:3000 is "
+        "http://localhost:3000)",
     )
 
 

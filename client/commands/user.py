@@ -14,7 +14,18 @@ from client.render.themes import THEME_NAMES
 from client.state import AppState, pass_state
 
 
-@click.group()
+class AliasGroup(click.Group):
+    """A group that also accepts other spellings of some commands (not listed in help)."""
+
+    def __init__(self, *args: Any, aliases: dict[str, str] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.aliases = dict(aliases or {})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return super().get_command(ctx, self.aliases.get(cmd_name, cmd_name))
+
+
+@click.group(cls=AliasGroup, aliases={"ntfy_dm_topic": "ntfy-dm-topic"})
 def user() -> None:
     """Operations on your user account."""
 
@@ -45,7 +56,7 @@ def show_me(me: dict[str, Any]) -> list[str]:
 
 
 @user.command()
-@click.argument("new_password", metavar="<NEW_PASSWORD>", required=False)
+@click.argument("new_password", metavar="[NEW_PASSWORD]", required=False)
 @server_url_option("The server url")
 @click.option("-u", "--username", metavar="<USERNAME>",
               help="The username of the user (default: the profile's)")
@@ -56,17 +67,17 @@ def password(
     """Change password.
 
     No login is needed. A verification code is e-mailed to the user; the change happens
-    when the code is entered with 'cq verify -c CODE' from this client. The new password
-    is prompted for when not given.
+    when the code is entered with 'cq verify -c CODE' from this client. NEW_PASSWORD is
+    prompted for (twice, not shown) when not given.
     """
-    profile_ = state.profile
+    profile_ = state.store.load()  # may be a new profile (CQ_PROFILE=NAME), like login's
     username = username or profile_.username
     if not username:
         raise click.UsageError("give the username with -u/--username")
     if new_password is None:
         new_password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
     url = server_url or profile_.server_url
-    with state.api(url) as api:
+    with state.api(url, profile_) as api:
         answer = api.request_password_change(username, new_password)
     profile_.server_url = url
     if profile_.username is None:
@@ -188,13 +199,21 @@ def notify(state: AppState, game: bool, action: bool, turn: bool) -> None:
 
 @user.command(name="ntfy-dm-topic")
 @click.option("-n", "--ntfy-dm-topic", "topic", required=True, metavar="<NTFY_DM_TOPIC>",
-              help="The topic of the user for DM's in ntfy.sh (keep secret)")
+              help="The topic of the user for DM's in ntfy.sh (keep secret); \"\" clears it")
 @pass_state
 def ntfy_dm_topic(state: AppState, topic: str) -> None:
-    """Change the ntfy.sh topic for DM's of the user (keep secret)."""
+    """Change the ntfy.sh topic for DM's of the user (keep secret).
+
+    -n "" clears the topic: DMs are then no longer sent to ntfy.sh. Also spelled
+    'cq user ntfy_dm_topic', as in the manual.
+    """
     with state.api() as api:
-        me = api.update_me({"ntfy_dm_topic": topic})
-    click.echo(f"ntfy DM topic set to {me.get('ntfy_dm_topic')}.")
+        me = api.update_me({"ntfy_dm_topic": topic or None})
+    now = me.get("ntfy_dm_topic")
+    if now:
+        click.echo(f"ntfy DM topic set to {now}.")
+    else:
+        click.echo("ntfy DM topic cleared: DMs are no longer sent to ntfy.sh.")
 
 
 @user.command()

@@ -14,6 +14,8 @@ from prompt_toolkit.patch_stdout import patch_stdout
 
 from client import __version__
 from client.commands.game import board_theme
+from client.commands.options import GAME_ID
+from client.errors import RefusedError
 from client.profiles import data_dir
 from client.render.game_text import render_game
 from client.shell.commands import dispatch, run_line
@@ -43,16 +45,30 @@ def draw(state: AppState, game: dict[str, Any], note: str = "") -> None:
     click.echo((note + "\n" if note else "") + text, color=theme is not None)
 
 
+def start_game(state: AppState, watch: GameWatch) -> None:
+    """``cq-shell -g N``: fetch the game to draw it at once. A game the server refuses
+    (no such game, not yours to see) is dropped as ``use`` would; while the server
+    cannot be reached it stays current and is drawn when the server answers."""
+    watch.after_command()
+    if watch.problem is not None:
+        watch.problem.show()
+    if isinstance(watch.problem, RefusedError):
+        state.current_game = None
+        watch.after_command()
+
+
 async def interactive(state: AppState, interval: float) -> int:
     watch = GameWatch(state)
 
-    def redraw(game: dict[str, Any]) -> None:
-        draw(state, game, note=f"-- game {game['id']} changed (revision {game['revision']}) --")
+    def show(game: dict[str, Any], note: str = "") -> None:
+        draw(state, game, note=note)
+        watch.drawn_id = game.get("id")
         session.app.invalidate()
 
     def show_board() -> None:
         if watch.game is not None:
             draw(state, watch.game)
+            watch.drawn_id = watch.game.get("id")
 
     def show_help() -> None:
         dispatch(state, ["help"])
@@ -65,8 +81,15 @@ async def interactive(state: AppState, interval: float) -> int:
         key_bindings=shell_bindings(show_board, show_help),
     )
     click.echo(f"Corridor Quest shell {__version__}. 'help' lists the commands, Ctrl-D leaves.")
+    if state.current_game is not None:
+        await asyncio.to_thread(start_game, state, watch)
+        if (game := watch.undrawn_current()) is not None:
+            draw(state, game)
+            watch.drawn_id = game.get("id")
     with patch_stdout(raw=True):
-        poller = asyncio.create_task(watch_loop(watch, redraw, interval))
+        poller = asyncio.create_task(
+            watch_loop(watch, show, interval, repaint=session.app.invalidate)
+        )
         try:
             while True:
                 try:
@@ -79,8 +102,10 @@ async def interactive(state: AppState, interval: float) -> int:
                     before = state.current_game
                     await asyncio.to_thread(run_line, state, line)
                     await asyncio.to_thread(watch.after_command)
-                    if state.current_game != before and watch.game is not None:
-                        draw(state, watch.game)
+                    if state.current_game != before and (
+                        game := watch.undrawn_current()
+                    ) is not None:
+                        show(game)
                 except EOFError:
                     break
         finally:
@@ -91,14 +116,16 @@ async def interactive(state: AppState, interval: float) -> int:
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-e", "--execute", metavar="<COMMAND>",
               help="Run one command (as typed in the shell) and exit with its exit code")
-@click.option("-g", "--game-id", type=click.IntRange(min=1), metavar="<GAME_ID>",
-              help="Start with this current game (as 'use GAME_ID')")
+@click.option("-g", "--game-id", type=GAME_ID, metavar="<GAME_ID>",
+              help="Start with this current game (as 'use GAME_ID'), its board drawn")
 @click.option("--poll-interval", type=click.FloatRange(min=0.2), default=1.5, show_default=True,
               help="Seconds between checks of the current game for changes")
 @click.version_option(__version__, "-V", "--version", prog_name="cq-shell")
 def shell(execute: str | None, game_id: int | None, poll_interval: float) -> None:
-    """Corridor Quest shell: the cq commands without the 'cq' prefix, with completion,
-    history, a toolbar and a board that redraws when the current game changes."""
+    """Corridor Quest shell: the cq commands without the 'cq' prefix (and the game
+    commands without 'game': 'message send hi' acts on the current game), with
+    completion, history, a toolbar and a board that redraws when the current game
+    changes. The toolbar says when the server cannot be reached."""
     color = not os.environ.get("NO_COLOR") and sys.stdout.isatty()
     state = AppState(force_color=color or bool(os.environ.get("CQ_FORCE_COLOR")))
     state.current_game = game_id

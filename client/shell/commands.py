@@ -1,7 +1,8 @@
 """The shell's one command table: it drives dispatch, help and completion.
 
-Every ``cq`` command works without the ``cq`` prefix (``game list``), the most used game
-commands also as shortcuts (``move north`` = ``game move north``), and a few builtins
+Every ``cq`` command works without the ``cq`` prefix (``game list``), every ``game``
+command also without the ``game`` prefix (``move north`` = ``game move north``,
+``message send hi``; those with ``-g`` act on the current game), and a few builtins
 belong to the shell itself (``use``, ``help``, ``exit``).
 """
 
@@ -73,12 +74,23 @@ def _build_table() -> list[ShellCommand]:
         ShellCommand("exit", "Leave the shell (also 'quit' or Ctrl-D)", builtin=_exit),
         ShellCommand("quit", "Leave the shell", builtin=_exit),
     ]
-    for name in ("show", "move", "jump", "place"):
+    game = cli.commands["game"]
+    assert isinstance(game, click.Group)
+    first = ("show", "move", "jump", "place")  # the most used first, as 'help' lists them
+    for name in [*first, *sorted(set(game.commands) - set(first))]:
         path = ("game", name)
-        table.append(ShellCommand(name, _cq_help(path) + " (current game)", cq_path=path))
+        suffix = " (current game)" if _acts_on_a_game(game.commands[name]) else ""
+        table.append(ShellCommand(name, _cq_help(path) + suffix, cq_path=path))
     for name in sorted(cli.commands):
         table.append(ShellCommand(name, _cq_help((name,)), cq_path=(name,)))
     return table
+
+
+def _acts_on_a_game(command: click.Command) -> bool:
+    """The command (or every command of the group) takes -g/--game-id."""
+    if isinstance(command, click.Group):
+        return all(_acts_on_a_game(sub) for sub in command.commands.values())
+    return any(param.name == "game_id" for param in command.params)
 
 
 TABLE: list[ShellCommand] = _build_table()

@@ -74,11 +74,13 @@ class ShellCompleter(Completer):
         rest = [*entry.cq_path, *done[1:]]
         consumed = 0
         for word in rest:
-            if isinstance(command, click.Group) and word in command.commands:
-                command = command.commands[word]
-                consumed += 1
-            else:
+            sub = None
+            if isinstance(command, click.Group):  # get_command: also other spellings
+                sub = command.get_command(click.Context(command), word)
+            if sub is None:
                 break
+            command = sub
+            consumed += 1
         args = rest[consumed:]
         if isinstance(command, click.Group):
             return [(name, sub.get_short_help_str(50)) for name, sub in command.commands.items()]

@@ -1,9 +1,13 @@
 """The current game, kept fresh: polled in the background and redrawn when it changes.
 
 :class:`GameWatch` remembers the current game's JSON and revision (for the toolbar and
-completion) and a short-lived cache of the game list (for completing game ids).
-:func:`watch_loop` polls ``GET /games/{id}`` every ``interval`` seconds and, when the
-revision moved without this shell acting, prints the board above the prompt.
+completion), what went wrong at the last check (``problem``: the server cannot be
+reached, the session ended, ...), the game whose board was drawn last, and a
+short-lived cache of the game list (for completing game ids). :func:`watch_loop` polls
+``GET /games/{id}`` every ``interval`` seconds: it draws the board of a current game
+that was not drawn yet (``cq-shell -g N`` while the server was down), draws it again
+when the revision moved without this shell acting, and repaints the toolbar after every
+check.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ class GameWatch:
     def __init__(self, state: AppState) -> None:
         self.state = state
         self.game: dict[str, Any] | None = None
+        self.problem: CqError | None = None  # why the last check of the game failed
+        self.drawn_id: int | None = None  # the game whose board was drawn last
         self._games: list[dict[str, Any]] = []
         self._games_at = 0.0
         self._others: dict[int, dict[str, Any]] = {}
@@ -33,20 +39,26 @@ class GameWatch:
         return None if self.game is None else self.game.get("revision")
 
     def refresh(self) -> bool:
-        """Fetch the current game; True when it differs from what was known."""
+        """Fetch the current game; True when it differs from what was known.
+
+        On failure the last known game stays (marked by ``problem``)."""
         game_id = self.state.current_game
         if game_id is None:
             changed = self.game is not None
             self.game = None
+            self.problem = None
             return changed
         generation = self._generation
         try:
             with self.state.api() as api:
                 fresh = api.game(game_id)
-        except CqError:
+        except CqError as exc:
+            if generation == self._generation:
+                self.problem = exc
             return False
         if generation != self._generation:
             return False  # a command ran meanwhile and fetched a newer answer
+        self.problem = None
         before = self.game
         self.game = fresh
         return before is None or before.get("id") != fresh.get("id") or (
@@ -83,14 +95,30 @@ class GameWatch:
         self._games_at = 0.0
         self.refresh()
 
+    def undrawn_current(self) -> dict[str, Any] | None:
+        """The current game when it is known and its board was not drawn yet."""
+        game = self.game
+        if game is None or game.get("id") != self.state.current_game:
+            return None
+        return game if game.get("id") != self.drawn_id else None
+
 
 async def watch_loop(
-    watch: GameWatch, redraw: Callable[[dict[str, Any]], None], interval: float = 1.5
+    watch: GameWatch,
+    draw: Callable[[dict[str, Any], str], None],
+    interval: float = 1.5,
+    repaint: Callable[[], None] = lambda: None,
 ) -> None:
-    """Poll the current game forever; call ``redraw`` when another player changed it."""
+    """Poll the current game forever; ``draw(game, note)`` when another player changed it
+    (or when it was never drawn), ``repaint()`` after every check (the toolbar)."""
     while True:
         await asyncio.sleep(interval)
         known = watch.game.get("id") if watch.game else None
         changed = await asyncio.to_thread(watch.refresh)
-        if changed and watch.game is not None and watch.game.get("id") == known:
-            redraw(watch.game)
+        game = watch.game
+        if game is not None and game.get("id") == watch.state.current_game:
+            if changed and game.get("id") == known and watch.drawn_id == known:
+                draw(game, f"-- game {game['id']} changed (revision {game['revision']}) --")
+            elif watch.undrawn_current() is not None:
+                draw(game, "")
+        repaint()

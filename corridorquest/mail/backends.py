@@ -63,11 +63,31 @@ class MailBackend(Protocol):
     async def deliver(self, message: EmailMessage) -> None: ...
 
 
+def readable(message: EmailMessage) -> str:
+    """The message as a person reads it: decoded headers, then the decoded text of each
+    text part (no quoted-printable ``=`` line breaks, no base64, no encoded words)."""
+    headers = [
+        f"{name}: {value}"
+        for name, value in message.items()
+        if name.lower() != "content-transfer-encoding"  # the text below is decoded
+    ]
+    bodies = []
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        if part.get_content_maintype() == "text":
+            bodies.append(str(part.get_content()).rstrip("\n"))
+        else:
+            name = part.get_filename() or "unnamed"
+            bodies.append(f"[{part.get_content_type()} attachment {name}]")
+    return "\n".join(headers) + "\n\n" + "\n\n".join(bodies)
+
+
 class ConsoleBackend:
-    """Logs each message in full (the default: no mail server needed)."""
+    """Logs each message in full and decoded (the default: no mail server needed)."""
 
     async def deliver(self, message: EmailMessage) -> None:
-        log.info("e-mail (console backend):\n%s", message.as_string())
+        log.info("e-mail (console backend):\n%s", readable(message))
 
 
 class FileBackend:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
+from pathlib import Path
 
 import click
 import pytest
@@ -46,8 +47,13 @@ def test_command_tree_matches_the_manual() -> None:
         (["game", "new", "--board-size", "19"], "19 is not a board size"),
         (["game", "new", "-n", "3"], "'3' is not one of '2', '4'"),
         (["game", "show"], "Missing option '-g' / '--game-id'"),
-        (["game", "show", "-g", "0"], "0 is not in the range x>=1"),
-        (["game", "show", "-g", "abc"], "'abc' is not a valid integer"),
+        (["game", "show", "-g", "0"], "'0' is not a game id: a game id is a whole number "
+         "from 1 up, as 'cq game list' shows"),
+        (["game", "show", "-g", "abc"], "'abc' is not a game id: a game id is a whole number"),
+        (["game", "message", "send", "-g", "-3", "hi"], "'-3' is not a game id"),
+        (["server", "info", "-s", "ftp://example.test"], "use http:// or https:// (not ftp://)"),
+        (["login", "-s", "http://", "-u", "bob"], "'http://' is not a server URL: it names no "
+         "host"),
         (["game", "move", "-g", "1"], "Missing argument '<TO>'"),
         (["game", "list", "-s", "running"], "'running' is not one of"),
         (["user", "theme", "pink"], "'pink' is not one of 'dark', 'light', 'translucent'"),
@@ -92,22 +98,70 @@ def test_verify_without_pending_verification_is_refused(cq: Cq) -> None:
     assert "nothing to verify in this profile" in result.stderr
 
 
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def test_profile_list_and_switch(cq: Cq) -> None:
     assert cq("profile", "list").output.startswith("No profiles yet")
     store = ProfileStore()
-    store.save(Profile(name="default", username="alice", token="t"))
+    nowhere = f"http://127.0.0.1:{closed_port()}"
+    store.save(Profile(name="default", server_url=nowhere, username="alice", token="t"))
     store.save(Profile(name="bob", server_url="http://example.test:9", username="bob"))
     listed = cq("profile", "list").output.splitlines()
     assert listed == ["  bob: bob on http://example.test:9 (logged out)",
-                      "* default: alice on http://localhost:3000 (logged in)"]
+                      f"* default: alice on {nowhere} (has a session, not checked: the server "
+                      "cannot be reached)"]
+    assert cq("profile", "list", "--offline").output.splitlines()[1] == (
+        f"* default: alice on {nowhere} (has a session, not checked)")
     assert cq("profile", "switch", "bob").output == "Switched to profile 'bob'.\n"
     assert cq("profile", "list").output.splitlines()[0].startswith("* bob")
     assert cq("user", "profile", "list", profile="default").output.splitlines()[1].startswith(
         "* default")
     refused = cq("profile", "switch", "carol")
-    assert refused.exit_code == 1
-    assert "no profile named 'carol' (profiles: bob, default)" in refused.stderr
+    assert refused.exit_code == 2
+    assert refused.stderr == "Error: no profile named 'carol' (profiles: bob, default)\n"
     assert ProfileStore().current_name() == "bob"
+
+
+def test_a_missing_current_profile_is_marked_and_named(cq: Cq, config_dir: Path) -> None:
+    store = ProfileStore()
+    store.save(Profile(name="work", username="alice"))
+    store.save(Profile(name="home", username="alice"))
+    store.switch("work")
+    (config_dir / "profiles" / "work.json").unlink()
+    assert cq("profile", "list").output.splitlines() == [
+        "  home: alice on http://localhost:3000 (logged out)",
+        "* work: does not exist (chosen with 'cq profile switch'; 'cq profile switch NAME' "
+        "picks another, 'cq login' creates it)",
+    ]
+    shown = cq("user", "show")
+    assert shown.exit_code == 2
+    assert shown.stderr == (
+        "Error: the profile 'work' does not exist (chosen with 'cq profile switch'; another "
+        "one: 'cq profile switch NAME'; profiles: home); 'cq login -P work' creates it\n")
+    # the implicit default profile of a fresh install is not an error: "not logged in"
+    (config_dir / "current").unlink()
+    assert cq("user", "show").exit_code == 3
+    assert cq("profile", "list").output.splitlines()[0] == (
+        "* default: does not exist yet ('cq login' or 'cq signup' creates it)")
+
+
+def test_help_marks_what_is_required_and_what_is_prompted(cq: Cq) -> None:
+    show = cq("game", "show", "--help").output
+    assert show.startswith("Usage: cq game show [OPTIONS] --game-id <GAME_ID>\n")
+    assert "The ID of the game to show  [required]" in show
+    password = cq("user", "password", "--help").output
+    assert password.startswith("Usage: cq user password [OPTIONS] [NEW_PASSWORD]\n")
+    assert "prompted for" in password
+    for spelling in ("ntfy-dm-topic", "ntfy_dm_topic"):
+        topic = cq("user", spelling, "--help")
+        assert topic.exit_code == 0
+        assert '"" clears it' in topic.output
+    server = cq("server", "info", "--help").output
+    assert "without a scheme http:// is meant" in " ".join(server.split())
 
 
 def test_python_dash_m_client_runs_cq() -> None:

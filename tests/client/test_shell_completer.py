@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
@@ -78,3 +79,27 @@ def test_use_requires_a_number_and_unknown_words_are_refused(
     assert run_line(state, 'game show -g "1') == 2
     assert state.current_game is None
     assert "move" in BY_NAME and BY_NAME["move"].cq_path == ("game", "move")
+
+
+def test_game_commands_work_and_complete_without_the_game_prefix(config_dir: Path) -> None:
+    assert completions("mes") == ["message"]
+    assert set(completions("message ")) == {"send", "list", "mute"}
+    assert "--to" in completions("message send -")
+    assert BY_NAME["message"].cq_path == ("game", "message")
+    assert BY_NAME["offer"].help.endswith("(current game)")
+    assert not BY_NAME["new"].help.endswith("(current game)")
+    # the manual's spelling of ntfy-dm-topic completes its options too
+    assert "--ntfy-dm-topic" in completions("user ntfy_dm_topic -")
+
+
+def test_help_in_the_shell_gives_the_current_game_as_the_default(
+    config_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = AppState()
+    assert run_line(state, "help message send") == 0
+    assert "[required]" in capsys.readouterr().out
+    state.current_game = 8
+    assert run_line(state, "help message send") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Usage: game message send [OPTIONS] <TEXT>...")
+    assert "[default: the current game, 8]" in " ".join(out.split())

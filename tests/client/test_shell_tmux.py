@@ -16,7 +16,9 @@ import pytest
 from click.testing import Result
 
 from client.legal import legal_targets
-from tests.client.play_helpers import best_step, created_id, game_json
+from tests.client.conftest import make_runner
+from tests.client.play_helpers import add_inserted_players, best_step, created_id, game_json
+from tests.support.server import running_server, stop
 
 Cq = Callable[..., Result]
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,3 +155,31 @@ def test_execute_runs_one_command_and_exits(cq: Cq, config_dir: Path) -> None:
                             capture_output=True, text=True, env=env, timeout=60, cwd=ROOT)
     assert failed.returncode == 4
     assert failed.stderr.startswith("Error: ")
+
+
+def test_shell_started_on_a_game_draws_it_and_shows_a_lost_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "config"
+    monkeypatch.setenv("CQ_CONFIG_DIR", str(config))
+    with running_server(tmp_path / "server") as server:  # this test stops its own server
+        add_inserted_players(server, config, ["uma", "vic"])
+        cq = make_runner(config)
+        game_id = created_id(cq("game", "new", "-b", "5", profile="uma"))
+        assert cq("game", "join", "-g", str(game_id), profile="vic").exit_code == 0
+        command = (f"{shlex.quote(sys.executable)} -m client.shell.app -g {game_id} "
+                   "--poll-interval 0.3")
+        terminal = Terminal(command, shell_env(config, "uma"))
+        try:
+            # the board is drawn at start, without 'use' or F5
+            screen = terminal.wait_for("Turn: ")
+            assert "5x5, 2 players" in screen
+            terminal.wait_for(f"| game {game_id} started r")
+            terminal.type("message send hi all")  # a game command without 'game'
+            terminal.send("Enter")
+            terminal.wait_for(f"Broadcast sent to game {game_id}")
+            stop(server.process)
+            screen = terminal.wait_for("CONNECTION LOST (retrying)")
+            assert f"last known: game {game_id} started" in screen
+        finally:
+            terminal.close()

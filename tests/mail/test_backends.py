@@ -91,6 +91,21 @@ def test_console_backend_logs_the_whole_mail(caplog: pytest.LogCaptureFixture) -
     assert "Your code is 424242." in caplog.text
 
 
+def test_console_backend_logs_the_text_decoded(caplog: pytest.LogCaptureFixture) -> None:
+    # A line longer than 76 characters and non-ASCII text are quoted-printable in the mail
+    # ("... to confirm yo=" / "ur signup"); the log shows them as the reader will.
+    caplog.set_level(logging.INFO, logger="corridorquest.mail")
+    line = ("Enter the code 424242 with 'cq verify -c 424242' within 15 minutes to confirm "
+            "your signup.")
+    body = f"Hello Zoë,\n\n{line}\n\nGrüße, the Corridor Quest server\n"
+    _deliver(MailConfig(sender=SENDER), "zoe@example.test", "Bestätigung: your code", body)
+    assert line in caplog.text
+    assert "Hello Zoë," in caplog.text and "Grüße, the Corridor Quest server" in caplog.text
+    assert "Subject: Bestätigung: your code" in caplog.text
+    assert "=\n" not in caplog.text and "=C3" not in caplog.text
+    assert "quoted-printable" not in caplog.text
+
+
 def test_unknown_backend_and_smtp_security_are_refused() -> None:
     with pytest.raises(ValueError, match="EMAIL_BACKEND"):
         make_backend(MailConfig(backend="pigeon"))
