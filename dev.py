@@ -7,7 +7,9 @@
     python3 dev.py setup             only create/refresh the virtual environment
 
 The virtual environment lives in .venv next to this file; it is (re)installed when
-pyproject.toml is newer than the last install.
+pyproject.toml is newer than the last install. Several dev.py started at once (say
+`dev.py serve &` and `dev.py test`) set it up one after the other: the later ones wait
+for a lock (.venv/.setup.lock) and then find it ready.
 """
 
 from __future__ import annotations
@@ -15,34 +17,77 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import venv
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed"
+LOCK = VENV / ".setup.lock"
 
 
 def run(*args: str | Path) -> int:
     return subprocess.call([str(a) for a in args], cwd=ROOT)
 
 
+def _try_lock(file: BinaryIO) -> bool:
+    """Take the exclusive lock on `file` if nobody holds it (released when it is closed)."""
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            file.seek(0)
+            msvcrt.locking(file.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+@contextmanager
+def setup_lock() -> Iterator[None]:
+    """Hold .venv/.setup.lock: one dev.py at a time creates or installs the environment."""
+    VENV.mkdir(exist_ok=True)
+    with LOCK.open("a+b") as file:
+        if not _try_lock(file):
+            print("waiting for another dev.py to finish setting up .venv ...", flush=True)
+            while not _try_lock(file):
+                time.sleep(0.2)
+        yield
+
+
+def _pip_works() -> bool:
+    check = [str(PY), "-m", "pip", "--version"]
+    quiet = subprocess.DEVNULL
+    return subprocess.call(check, cwd=ROOT, stdout=quiet, stderr=quiet) == 0
+
+
 def setup() -> None:
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be run by an old python3
         sys.exit("Corridor Quest needs Python 3.11 or newer")
-    if not PY.exists():
-        print("creating virtual environment in .venv", flush=True)
-        venv.EnvBuilder(with_pip=True).create(VENV)
-    pyproject = ROOT / "pyproject.toml"
-    if STAMP.exists() and STAMP.stat().st_mtime >= pyproject.stat().st_mtime:
-        return
-    print("installing Corridor Quest and its test tools into .venv", flush=True)
-    pip = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-    if run(*pip, "--upgrade", "pip") != 0 or run(*pip, "-e", ".[test]") != 0:
-        sys.exit("installation failed")
-    STAMP.touch()
+    with setup_lock():
+        pyproject = ROOT / "pyproject.toml"
+        if STAMP.exists() and STAMP.stat().st_mtime >= pyproject.stat().st_mtime:
+            return
+        # No finished install: create the environment, or complete one that an
+        # interrupted run left without pip.
+        if not PY.exists() or not _pip_works():
+            print("creating virtual environment in .venv", flush=True)
+            venv.EnvBuilder(with_pip=True).create(VENV)
+        print("installing Corridor Quest and its test tools into .venv", flush=True)
+        pip = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+        if run(*pip, "--upgrade", "pip") != 0 or run(*pip, "-e", ".[test]") != 0:
+            sys.exit("installation failed")
+        STAMP.touch()
 
 
 def main(argv: list[str]) -> int:

@@ -70,21 +70,34 @@ def serve(env_file: Path | None, host: str | None, port: int | None) -> None:
     tls = tls_context(settings)
     configure_logging(settings.log_level)
     Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
+    # One server process per SQLite file (store/single_process.py), held until exit.
+    from corridorquest.store.single_process import DatabaseInUse, lock_sqlite_file
+
+    try:
+        lock = lock_sqlite_file(settings.database_url, settings.port)
+    except DatabaseInUse as error:
+        raise click.ClickException(str(error)) from None
+    except OSError as error:
+        raise click.ClickException(f"cannot lock the SQLite database: {error}") from None
 
     from corridorquest.api.app import create_app
 
-    app = create_app(settings)
-    scheme = "https" if tls else "http"
-    logging.getLogger("corridorquest").info(
-        "Corridor Quest listening on %s://%s:%d", scheme, settings.host, settings.port
-    )
-    app.run(
-        host=settings.host,
-        port=settings.port,
-        ssl=tls,
-        single_process=True,
-        auto_reload=False,
-        access_log=False,
-        debug=False,
-        motd=False,
-    )
+    try:
+        app = create_app(settings)
+        scheme = "https" if tls else "http"
+        logging.getLogger("corridorquest").info(
+            "Corridor Quest listening on %s://%s:%d", scheme, settings.host, settings.port
+        )
+        app.run(
+            host=settings.host,
+            port=settings.port,
+            ssl=tls,
+            single_process=True,
+            auto_reload=False,
+            access_log=False,
+            debug=False,
+            motd=False,
+        )
+    finally:
+        if lock is not None:
+            lock.release()
