@@ -19,6 +19,7 @@ import httpx
 
 from client import __version__, tls_check
 from client.errors import AuthError, ConnectionFailed, CqError, InputError, RefusedError
+from client.safe_text import visible_json
 
 API_PREFIX = "/api/v1"
 SCHEMES = ("http", "https")
@@ -130,7 +131,7 @@ class ApiClient:
             if response.is_success:
                 return None
         try:
-            body = response.json()
+            body = visible_json(response.json())  # nobody's text may act on the terminal
         except ValueError:
             body = None
         if response.is_success:

@@ -75,8 +75,19 @@ def check_password(password: str, username: str) -> str:
     return password
 
 
+# C0 controls (line breaks and tabs too), DEL, C1 controls, and the bidirectional
+# embedding, override and isolate characters: any of them in text shown to other users
+# could rewrite their terminal or reorder what they read.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether `text` holds a character that must never reach another user's terminal."""
+    return _CONTROL.search(text) is not None
+
+
 def check_description(description: str) -> str:
-    if any(ord(char) < 32 or ord(char) == 127 for char in description):
+    if has_control_characters(description):
         raise Unprocessable(
             "invalid_description", "the description must be one line without control characters"
         )

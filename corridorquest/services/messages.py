@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from corridorquest.events import Event, GameEvent
+from corridorquest.security.policy import has_control_characters
 from corridorquest.services import idempotency
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
@@ -68,6 +69,10 @@ def checked_text(text: str) -> str:
         raise Unprocessable("invalid_message", "a message needs some text")
     if len(text) > MAX_TEXT:
         raise Unprocessable("invalid_message", f"a message has at most {MAX_TEXT} characters")
+    if has_control_characters(text):
+        raise Unprocessable(
+            "invalid_message", "a message is one line of text without control characters"
+        )
     return text
 
 

@@ -8,7 +8,10 @@ from collections.abc import Callable
 import pytest
 from click.testing import Result
 
+from corridorquest.store import Store
+from corridorquest.store.models import GameMessage, User, utcnow
 from tests.client.play_helpers import created_id
+from tests.support.server import RunningServer
 
 Cq = Callable[..., Result]
 PLAYERS = ["ann", "ben", "cat", "eve"]
@@ -127,3 +130,24 @@ def test_a_private_trade_is_labelled_with_the_other_party_and_leaves_no_gap(cq: 
     assert "private" not in cat and sold not in cat
     numbers = [int(n) for n in re.findall(r"^#(\d+) ", cat, re.MULTILINE)]
     assert numbers == list(range(1, len(numbers) + 1)) and "[eve] anyone trading?" in cat
+
+
+def test_a_stored_text_with_escape_sequences_cannot_act_on_the_terminal(
+    cq: Cq, server: RunningServer
+) -> None:
+    # The server refuses control characters now; a text stored before (or by hand) must
+    # still reach the reader's terminal as visible escapes, never as a raw ESC.
+    game_id = two_player_game(cq)
+    store = Store.open(server.database_url, pool_size=1, migrate=False)
+    try:
+        store.run(
+            lambda: GameMessage.create(
+                game=game_id, kind="player", sender=User.get(User.username == "ben"),
+                text="\x1b[2J\x1b[31mann resigned\x07", at=utcnow(),
+            )
+        )
+    finally:
+        store.close()
+    shown = listing(cq, game_id, "ann")
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "\\x1b[2J\\x1b[31mann resigned\\x07" in shown
