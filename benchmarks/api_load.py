@@ -197,6 +197,10 @@ async def make_users(api: httpx.AsyncClient, mail_dir: Path, count: int) -> list
     async def post(path: str, body: dict[str, Any], expect: int) -> dict[str, Any]:
         async with limit:
             response = await api.post(path, json=body)
+        while response.status_code == 503:  # password hashing busy: retry when told to
+            await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
+            async with limit:
+                response = await api.post(path, json=body)
         if response.status_code != expect:
             sys.exit(f"setup: POST {path} answered {response.status_code}: {response.text}")
         result: dict[str, Any] = response.json()

@@ -38,6 +38,23 @@ def parse_duration(value: Any) -> Any:
 
 Seconds = Annotated[int, BeforeValidator(parse_duration), Field(ge=1)]
 
+_FRACTIONAL = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s)?\s*$", re.IGNORECASE)
+
+
+def parse_fractional_seconds(value: Any) -> Any:
+    """`"2.5"`, `"2.5s"`, `"500ms"` -> seconds as a float; other types pass through."""
+    if isinstance(value, str):
+        match = _FRACTIONAL.match(value)
+        if not match:
+            raise ValueError(f"{value!r} is not a number of seconds (examples: 5, 2.5, 500ms)")
+        number = float(match.group(1))
+        return number / 1000 if (match.group(2) or "").lower() == "ms" else number
+    return value
+
+
+def _lower(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
 
 class SettingsError(ValueError):
     """A setting has a value that cannot be used (message names the variable)."""
@@ -65,6 +82,26 @@ class Settings(BaseModel):
     db_pool_size: int = Field(
         8, ge=1, le=200, description="PostgreSQL only: connections in the pool (and threads)."
     )
+    database_busy_timeout: Annotated[float, BeforeValidator(parse_fractional_seconds)] = Field(
+        5.0,
+        ge=0,
+        le=600,
+        description="SQLite: how long a write waits while another program holds the "
+        "database's write lock (seconds, 2.5 or 500ms); then 503 database_busy.",
+    )
+    sqlite_synchronous: Annotated[Literal["normal", "full"], BeforeValidator(_lower)] = Field(
+        "normal",
+        description="SQLite: normal (an acknowledged write survives a crash of the server; "
+        "a power loss or OS crash may lose the last ones) or full (it also survives those; "
+        "an fsync per commit).",
+    )
+    sqlite_wal_limit: int = Field(
+        16,
+        ge=1,
+        le=4096,
+        description="SQLite: the server starts the write-ahead log (the -wal file) over "
+        "once it is this many MB long; the file stays about this size.",
+    )
     # --- network -----------------------------------------------------------------------
     host: str = Field("0.0.0.0", description="Address to listen on (0.0.0.0: every interface).")
     port: int = Field(3000, ge=0, le=65535, description="TCP port to listen on.")
@@ -77,8 +114,9 @@ class Settings(BaseModel):
         0,
         ge=0,
         le=10,
-        description="Reverse proxies in front of the server: the client address (for login "
-        "rate limits) is taken from the X-Forwarded-For entries they add. 0: the TCP peer.",
+        description="Reverse proxies in front of the server: the client address (for the "
+        "login and password-change rate limits) is taken from the X-Forwarded-For entries "
+        "they add. 0: the TCP peer.",
     )
     tls_cert: str | None = Field(None, description="PEM certificate file for direct HTTPS.")
     tls_key: str | None = Field(None, description="PEM private key file for direct HTTPS.")

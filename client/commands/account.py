@@ -151,13 +151,9 @@ def run_verify(state: AppState, code: str) -> None:
             reason="nothing_to_verify",
         )
     with state.api() as api:
-        try:
-            answer = api.verify(profile.verification_token, code)
-        except RefusedError as exc:
-            left = exc.data.get("attempts_left")
-            if left is not None:
-                raise RefusedError(f"{exc.message} ({left} attempts left)", exc.reason) from exc
-            raise
+        # A refusal (wrong code, void request, locked account, expired code) is shown as
+        # the server words it: its message already says how many attempts are left.
+        answer = api.verify(profile.verification_token, code)
     purpose = answer.get("purpose") or profile.verification_purpose or "signup"
     profile.verification_token = None
     profile.verification_purpose = None

@@ -22,7 +22,8 @@ _ERROR_TEXT = {
     404: "not found",
     409: "conflict with the current state",
     422: "a value that parses but is not acceptable",
-    429: "rate limited (retry_after)",
+    429: "rate limited (retry_after, Retry-After)",
+    503: "busy for now: try again (retry_after, Retry-After)",
 }
 
 

@@ -61,7 +61,7 @@ def client_address(request: Request) -> str:
     tag="users",
     ok=(201, SessionOut),
     body=LoginIn,
-    errors=(401, 403, 409, 429),
+    errors=(401, 403, 409, 429, 503),
     secured=False,
 )
 async def login(request: Request) -> HTTPResponse:

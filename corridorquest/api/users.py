@@ -10,6 +10,7 @@ from sanic.response import HTTPResponse, json
 
 from corridorquest.api.auth import require_user, services
 from corridorquest.api.docs import documented
+from corridorquest.api.sessions import client_address
 from corridorquest.api.validation import check_text, parse_body
 from corridorquest.services import users
 
@@ -88,11 +89,12 @@ class UserOut(PublicUserOut):
 
 @bp.post("")
 @documented(
-    "Sign up: a code is e-mailed; answers with the client-bound verification token",
+    "Sign up: a code is e-mailed; answers with the client-bound verification token "
+    "(again with the same username and e-mail while unverified: a new code)",
     tag="users",
     ok=(201, SignupOut),
     body=SignupIn,
-    errors=(409, 422),
+    errors=(409, 422, 429, 503),
     secured=False,
 )
 async def signup(request: Request) -> HTTPResponse:
@@ -166,11 +168,13 @@ async def show_user(request: Request, username: str) -> HTTPResponse:
     tag="users",
     ok=(202, VerificationStartedOut),
     body=PasswordIn,
-    errors=(403, 404, 422, 429),
+    errors=(403, 404, 422, 429, 503),
     secured=False,
 )
 async def change_password(request: Request, username: str) -> HTTPResponse:
     check_text(username)
     data = parse_body(request, PasswordIn)
-    result = await users.request_password_change(services(request), username, data.new_password)
+    result = await users.request_password_change(
+        services(request), username, data.new_password, client_address(request)
+    )
     return json(VerificationStartedOut(**result).model_dump(), status=202)

@@ -1,7 +1,9 @@
 """Password hashing with argon2id, run off the event loop.
 
-An argon2id verify costs about 0.1 s of CPU on purpose; running it on the event loop would
-stall every other request, so the async helpers hand the work to the default executor.
+An argon2id hash or verify costs about 0.1 s of CPU on purpose; running it on the event
+loop would stall every other request. The server runs the `*_sync` functions through
+`ServiceContext.password_work`, a bounded pool of their own (security/hashing_pool.py);
+the async helpers at the end use the loop's default executor, for scripts and tests only.
 """
 
 from __future__ import annotations
@@ -28,6 +30,14 @@ def verify_password_sync(stored_hash: str, password: str) -> bool:
         return False
 
 
+def check_login_password(stored_hash: str | None, password: str) -> bool:
+    """Whether ``password`` matches ``stored_hash``; with no hash (an unknown username) the
+    password is checked against a dummy hash and never matches, so that the answer takes
+    as long as for a known user (no telling which usernames exist by timing)."""
+    matches = verify_password_sync(stored_hash or dummy_hash(), password)
+    return matches and bool(stored_hash)
+
+
 def needs_rehash(stored_hash: str) -> bool:
     """Whether the hash was made with weaker parameters than the current ones."""
     try:
@@ -37,13 +47,13 @@ def needs_rehash(stored_hash: str) -> bool:
 
 
 async def hash_password(password: str) -> str:
-    """:func:`hash_password_sync` in the loop's default executor."""
+    """:func:`hash_password_sync` in the loop's default executor (not for the server)."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(None, hash_password_sync, password)
 
 
 async def verify_password(stored_hash: str, password: str) -> bool:
-    """:func:`verify_password_sync` in the loop's default executor."""
+    """:func:`verify_password_sync` in the loop's default executor (not for the server)."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(None, verify_password_sync, stored_hash, password)
 

@@ -2,7 +2,10 @@
 
 The attempts themselves are rows in the database (see ``services/sessions.py``), so the
 limit holds across server processes sharing one database and across restarts; this module
-only decides, from their timestamps, whether one more attempt is allowed now.
+only decides, from their timestamps, whether one more attempt is allowed now. The login
+counts an attempt as a failure before its password is checked (and marks it succeeded
+after), in the same transaction as this decision, so attempts made in parallel count
+against each other.
 """
 
 from __future__ import annotations

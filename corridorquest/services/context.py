@@ -1,8 +1,11 @@
 """What every service function receives: settings, the store, the event bus, the outbox.
 
 The API opens one `ServiceContext` per server process at start and closes it at stop;
-scripts and tests may open their own. Blocking CPU work (password hashing) goes through
-`run_blocking`, which runs it in a thread so that it never stalls the event loop.
+scripts and tests may open their own. Password hashing (argon2) goes through
+`password_work`: a small pool of its own with a short queue (security/hashing_pool.py),
+so that it never stalls the event loop and a burst of logins cannot take the machine;
+when the pool is full it answers 503 `password_hashing_busy` at once. Other blocking
+work goes through `run_blocking` (the loop's default executor).
 """
 
 from __future__ import annotations
@@ -10,16 +13,25 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
 from corridorquest.events import EventBus
 from corridorquest.mail import MailConfig, Outbox
+from corridorquest.security.hashing_pool import PasswordPool, PasswordPoolBusy
+from corridorquest.services.errors import ServiceError
 from corridorquest.settings import Settings
-from corridorquest.store import Store
+from corridorquest.store import SqliteOptions, Store
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+
+class PasswordHashingBusy(ServiceError):
+    """503: the password pool's threads and queue are full (with `retry_after`)."""
+
+    status = 503
+    default_reason = "password_hashing_busy"
 
 
 @dataclass
@@ -28,19 +40,46 @@ class ServiceContext:
     store: Store
     bus: EventBus
     outbox: Outbox
+    passwords: PasswordPool | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, settings: Settings) -> ServiceContext:
         """Open (create, migrate) the database and wire the bus and the outbox."""
-        store = Store.open(settings.database_url, settings.db_pool_size)
-        store.start_checkpoints()
+        sqlite = SqliteOptions(
+            synchronous=settings.sqlite_synchronous,
+            busy_timeout=settings.database_busy_timeout,
+            wal_limit=settings.sqlite_wal_limit * 1024 * 1024,
+        )
+        store = Store.open(settings.database_url, settings.db_pool_size, sqlite=sqlite)
+        store.start_server_mode()
         outbox = Outbox.from_config(MailConfig.from_settings(settings))
         return cls(settings=settings, store=store, bus=EventBus(), outbox=outbox)
 
     async def run_blocking(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run CPU-heavy `fn` (argon2) in the default thread pool, off the event loop."""
+        """Run blocking `fn` in the loop's default thread pool, off the event loop.
+
+        Not for argon2: password work goes through `password_work`."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, functools.partial(fn, *args, **kwargs))
+
+    async def password_work(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run argon2 work `fn` in the password pool (PASSWORD_HASH_THREADS threads, at most
+        PASSWORD_HASH_QUEUE waiting); when that is full, refuse at once with 503
+        `password_hashing_busy` and `retry_after` seconds."""
+        if self.passwords is None:
+            self.passwords = PasswordPool(
+                self.settings.password_hash_threads,
+                self.settings.password_hash_queue,
+                self.settings.password_hash_nice,
+            )
+        try:
+            return await self.passwords.run(fn, *args, **kwargs)
+        except PasswordPoolBusy as busy:
+            raise PasswordHashingBusy(
+                "password_hashing_busy",
+                f"the server is busy checking passwords; try again in {busy.retry_after} seconds",
+                retry_after=busy.retry_after,
+            ) from None
 
     async def close(self) -> None:
         """Shut down: let subscribers finish, give queued mail a few seconds, close the DB."""
@@ -48,3 +87,5 @@ class ServiceContext:
         await self.outbox.drain(timeout=5)
         await self.outbox.close()
         self.store.close()
+        if self.passwords is not None:
+            self.passwords.close()

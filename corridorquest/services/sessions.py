@@ -2,9 +2,19 @@
 
 Rate limits count failed logins in the ``login_attempt`` table, so they hold across
 server processes sharing the database: per username (LOGIN_RATE_LIMIT_USER) and per
-client address (LOGIN_RATE_LIMIT_ADDRESS) within LOGIN_RATE_WINDOW. A refused attempt
-(429) is not counted, so waiting ``retry_after`` seconds always helps; a successful login
-clears the failures of that username.
+client address (LOGIN_RATE_LIMIT_ADDRESS) within LOGIN_RATE_WINDOW.
+
+An attempt is counted BEFORE its password is checked: one transaction checks both limits
+and, if the attempt is allowed, records it as a failure; only then does argon2 run (for
+about 0.1 s, in the password pool). A correct password then marks that row succeeded.
+So parallel attempts cannot all pass the check while the first ones are still being
+verified: the ones beyond the limit get 429 at once. The transaction holds the username's
+and the address's locks (`transaction_lock`: advisory locks on PostgreSQL, the event
+loop's order on SQLite), so two processes cannot both take the last free attempt.
+
+A refused attempt (429) is not counted, so waiting ``retry_after`` seconds always helps;
+neither is one refused because password hashing is busy (503 ``password_hashing_busy``:
+its row is removed again). A successful login clears the failures of that username.
 """
 
 from __future__ import annotations
@@ -12,27 +22,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from corridorquest.security.passwords import dummy_hash, verify_password_sync
+from corridorquest.security.passwords import check_login_password
 from corridorquest.security.ratelimit import RateLimit
 from corridorquest.security.tokens import hash_token, new_token
 from corridorquest.services.auth import CurrentUser
-from corridorquest.services.context import ServiceContext
+from corridorquest.services.context import PasswordHashingBusy, ServiceContext
 from corridorquest.services.errors import (
     Conflict,
     Forbidden,
     RateLimited,
     Unauthenticated,
 )
-from corridorquest.store import lock_for_update
+from corridorquest.store import lock_for_update, transaction_lock
 from corridorquest.store.models import LoginAttempt, Session, User, utcnow
 
 ADDRESS_MAX = 64
 
 
 @dataclass(frozen=True)
-class _Candidate:
+class _Admitted:
+    """An attempt allowed by the rate limits and already counted as a failure."""
+
+    attempt_id: int
     user_id: int | None
-    password_hash: str
+    password_hash: str | None
 
 
 @dataclass(frozen=True)
@@ -76,28 +89,48 @@ def find_user(username: str) -> User | None:
     return User.find_by_name(username)
 
 
-def _check_limits(
+def _admit(
     username: str, address: str, per_user: RateLimit, per_address: RateLimit
-) -> tuple[int | None, _Candidate]:
+) -> int | _Admitted:
+    """Check both limits and, if the attempt is allowed, count it as a failure now.
+
+    Returns the seconds to wait (over a limit; nothing recorded) or the admitted attempt.
+    The locks serialise the check and the insert of concurrent attempts for the same
+    username or address across processes (PostgreSQL); always username first, then
+    address, so two attempts never wait for each other in a circle.
+    """
+    key = _key(username)
+    transaction_lock(f"login_attempt:user:{key}")
+    transaction_lock(f"login_attempt:address:{address}")
     now = utcnow()
     waits = [
-        per_user.retry_after(_failures(per_user.window_start(now), username=_key(username)), now),
+        per_user.retry_after(_failures(per_user.window_start(now), username=key), now),
         per_address.retry_after(_failures(per_address.window_start(now), address=address), now),
     ]
-    user = find_user(username)
-    candidate = _Candidate(None, "") if user is None else _Candidate(user.id, user.password_hash)
     known = [w for w in waits if w is not None]
-    return (max(known) if known else None), candidate
+    if known:
+        return max(known)
+    attempt = LoginAttempt.create(username=key, address=address, succeeded=False, at=now)
+    user = find_user(username)
+    if user is None:
+        return _Admitted(attempt.id, None, None)
+    return _Admitted(attempt.id, user.id, user.password_hash)
 
 
-def _record_failure(username: str, address: str) -> None:
-    LoginAttempt.create(username=_key(username), address=address, succeeded=False)
+def _forget(attempt_id: int) -> None:
+    """Un-count an admitted attempt whose password was never checked."""
+    LoginAttempt.delete().where(LoginAttempt.id == attempt_id).execute()
 
 
-def _open_session(user_id: int, address: str, replace: bool, idle_timeout: int) -> NewSession | str:
+def _open_session(
+    user_id: int, attempt_id: int, replace: bool, idle_timeout: int
+) -> NewSession | str:
+    """The password was right: mark the attempt so, and open the session if the account
+    may have one."""
     user = lock_for_update(User.select().where(User.id == user_id)).first()
     if user is None:
         return "gone"
+    LoginAttempt.update(succeeded=True).where(LoginAttempt.id == attempt_id).execute()
     if user.locked:
         return "locked"
     if not user.verified:
@@ -114,7 +147,6 @@ def _open_session(user_id: int, address: str, replace: bool, idle_timeout: int) 
     LoginAttempt.delete().where(
         (LoginAttempt.username == _key(user.username)) & (LoginAttempt.succeeded == False)  # noqa: E712
     ).execute()
-    LoginAttempt.create(username=_key(user.username), address=address, succeeded=True)
     return NewSession(token, user.username, expires_at)
 
 
@@ -124,22 +156,27 @@ async def login(
     """Check the password and open the user's session (replacing an active one if asked)."""
     address = (address or "unknown")[:ADDRESS_MAX]
     per_user, per_address = _limits(ctx)
-    wait, candidate = await ctx.store.transaction(
-        _check_limits, username, address, per_user, per_address
-    )
-    if wait is not None:
+    admitted = await ctx.store.transaction(_admit, username, address, per_user, per_address)
+    if not isinstance(admitted, _Admitted):
         raise RateLimited(
             "rate_limited",
-            f"too many failed logins; try again in {wait} seconds",
-            retry_after=wait,
+            f"too many failed logins; try again in {admitted} seconds",
+            retry_after=admitted,
         )
-    stored = candidate.password_hash or dummy_hash()
-    matches = await ctx.run_blocking(verify_password_sync, stored, password)
-    if candidate.user_id is None or not matches:
-        await ctx.store.transaction(_record_failure, username, address)
+    try:
+        # Unknown usernames are checked against a dummy hash: the same work, the same time.
+        matches = await ctx.password_work(check_login_password, admitted.password_hash, password)
+    except PasswordHashingBusy:  # 503: this attempt checked nothing, so it is not counted
+        await ctx.store.transaction(_forget, admitted.attempt_id)
+        raise
+    if admitted.user_id is None or not matches:
         raise Unauthenticated("invalid_credentials", "unknown username or wrong password")
     result = await ctx.store.transaction(
-        _open_session, candidate.user_id, address, replace, ctx.settings.session_idle_timeout
+        _open_session,
+        admitted.user_id,
+        admitted.attempt_id,
+        replace,
+        ctx.settings.session_idle_timeout,
     )
     if isinstance(result, NewSession):
         return result

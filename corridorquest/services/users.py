@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from corridorquest.events import Event
 from corridorquest.security import policy
 from corridorquest.security.passwords import hash_password_sync
+from corridorquest.security.ratelimit import RateLimit
 from corridorquest.security.tokens import new_password
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
@@ -21,15 +22,22 @@ from corridorquest.services.errors import (
     RateLimited,
     Unprocessable,
 )
-from corridorquest.services.sessions import find_user
-from corridorquest.services.verification import cooldown_left, issue, send_code
+from corridorquest.services.sessions import ADDRESS_MAX, find_user
+from corridorquest.services.verification import (
+    RESEND_COOLDOWN,
+    cooldown_left,
+    is_expired_signup,
+    issue,
+    send_code,
+    signup_retention,
+)
+from corridorquest.settings import Settings
 from corridorquest.store import Store
-from corridorquest.store.models import IntegrityError, Session, User, utcnow
+from corridorquest.store.models import IntegrityError, PasswordRequest, Session, User, utcnow
 
 log = logging.getLogger("corridorquest.users")
 
 NOTIFY_KINDS = ("turn", "action", "game")
-PASSWORD_REQUEST_COOLDOWN = 60  # seconds between password-change codes for one account
 
 
 @dataclass(frozen=True)
@@ -71,23 +79,66 @@ def private_view(user: User, session_expires_at: datetime | None) -> dict[str, A
     }
 
 
-def _username_taken(username: str, except_id: int | None = None) -> bool:
-    found = User.find_by_name(username)
-    return found is not None and found.id != except_id
+def _holder(found: User | None, except_id: int | None, retention: int, free: bool) -> User | None:
+    """``found`` unless it is ``except_id`` or an expired signup (which ``free`` deletes:
+    whoever needs its username or address takes them; inside a transaction)."""
+    if found is None or found.id == except_id:
+        return None
+    if is_expired_signup(found, retention):
+        if free:
+            found.delete_instance()
+        return None
+    return found
 
 
-def _email_taken(email: str, except_id: int | None = None) -> bool:
-    found = User.find_by_email(email)
-    return found is not None and found.id != except_id
+def _username_taken(
+    username: str, retention: int, except_id: int | None = None, free: bool = False
+) -> bool:
+    return _holder(User.find_by_name(username), except_id, retention, free) is not None
 
 
-def _taken_error(kind: str, value: str) -> Conflict:
+def _email_taken(
+    email: str, retention: int, except_id: int | None = None, free: bool = False
+) -> bool:
+    return _holder(User.find_by_email(email), except_id, retention, free) is not None
+
+
+def _taken_error(kind: str, value: str, pending: bool = False) -> Conflict:
+    held = " by a signup not verified yet" if pending else ""
     if kind == "username_taken":
-        return Conflict("username_taken", f"the username {value!r} is taken")
-    return Conflict("email_taken", f"the e-mail address {value!r} is already used")
+        return Conflict("username_taken", f"the username {value!r} is taken{held}")
+    return Conflict("email_taken", f"the e-mail address {value!r} is already used{held}")
 
 
 # --- signup ----------------------------------------------------------------------------
+
+
+def _signup_holder(username: str, email: str, retention: int, free: bool) -> User | None:
+    """Who holds ``username`` and ``email`` for a new signup (inside a transaction).
+
+    None: both are free (expired signups holding them are deleted when ``free``). The
+    pending signup of this very username and address: the caller renews it (a new code;
+    also after a void signup). Anything else raises: 409 taken, 429 when the pending
+    signup got a code moments ago.
+    """
+    by_name = _holder(User.find_by_name(username), None, retention, free)
+    by_email = _holder(User.find_by_email(email), None, retention, free)
+    if by_name is None and by_email is None:
+        return None
+    if by_name is not None and by_email is not None and by_name.id == by_email.id:
+        if not by_name.verified:
+            wait = cooldown_left(by_name, "signup", RESEND_COOLDOWN)
+            if wait is not None:
+                raise RateLimited(
+                    "rate_limited",
+                    f"a signup code was sent to {email} moments ago; ask again in {wait} seconds",
+                    retry_after=wait,
+                )
+            return by_name
+    if by_name is not None:
+        raise _taken_error("username_taken", username, pending=not by_name.verified)
+    assert by_email is not None
+    raise _taken_error("email_taken", email, pending=not by_email.verified)
 
 
 async def signup(
@@ -98,37 +149,48 @@ async def signup(
     description: str | None = None,
     ntfy_dm_topic: str | None = None,
 ) -> dict[str, Any]:
-    """Create an unverified account and e-mail its code; returns the verification token."""
+    """Create an unverified account and e-mail its code; returns the verification token.
+
+    Signing up again with the username and e-mail address of a signup not verified yet
+    (pending, void or with an expired code) renews it: the new password, description and
+    topic, a new code, the old token void. The username and the address are checked
+    before the password is hashed: a taken one costs no argon2 work.
+    """
     username = policy.check_username(username)
     email = policy.check_email(email)
     policy.check_password(password, username)
     description = policy.check_description(description or "")
     topic = policy.check_ntfy_topic(ntfy_dm_topic)
-    password_hash = await ctx.run_blocking(hash_password_sync, password)
+    retention = signup_retention(ctx.settings)
+    await ctx.store.transaction(_signup_holder, username, email, retention, False)
+    password_hash = await ctx.password_work(hash_password_sync, password)
     ttl = ctx.settings.verification_code_ttl
 
-    def create() -> tuple[str, str, str]:
-        if _username_taken(username):
-            return "username_taken", "", ""
-        if _email_taken(email):
-            return "email_taken", "", ""
-        user = User.create(
-            username=username,
-            email=email,
-            password_hash=password_hash,
-            description=description,
-            ntfy_dm_topic=topic,
-        )
+    def create() -> tuple[str, str]:
+        user = _signup_holder(username, email, retention, True)
+        if user is None:
+            user = User.create(
+                username=username,
+                email=email,
+                password_hash=password_hash,
+                description=description,
+                ntfy_dm_topic=topic,
+            )
+        else:  # renew: the retention starts again; a signup lock of old versions ends
+            user.username, user.email, user.password_hash = username, email, password_hash
+            user.description, user.ntfy_dm_topic = description, topic
+            user.created_at = user.password_changed_at = utcnow()
+            user.locked = False
+            user.save()
         issued = issue(user, "signup", ttl)
-        return "ok", issued.token, issued.code
+        return issued.token, issued.code
 
     try:
-        outcome, token, code = await ctx.store.transaction(create)
+        token, code = await ctx.store.transaction(create)
     except IntegrityError:  # a concurrent signup won the race: say which value it took
-        taken_email = await ctx.store.transaction(_email_taken, email)
-        outcome, token, code = ("email_taken" if taken_email else "username_taken"), "", ""
-    if outcome != "ok":
-        raise _taken_error(outcome, username if outcome == "username_taken" else email)
+        taken_email = await ctx.store.transaction(_email_taken, email, retention)
+        kind = "email_taken" if taken_email else "username_taken"
+        raise _taken_error(kind, email if taken_email else username) from None
     send_code(ctx, email, username, "signup", code)
     return {"username": username, "verification_token": token, "purpose": "signup"}
 
@@ -150,38 +212,68 @@ def _usable(user: User | None, username: str) -> User:
     return user
 
 
-def _check_cooldown(user: User) -> None:
-    wait = cooldown_left(user, "password", PASSWORD_REQUEST_COOLDOWN)
-    if wait is not None:
-        raise RateLimited(
-            "rate_limited",
-            f"a code was sent moments ago; ask again in {wait} seconds",
-            retry_after=wait,
-        )
+def _check_password_requests(user: User, address: str, settings: Settings) -> None:
+    """Refuse (429) a password-change request over a limit (inside a transaction): one
+    code a minute per account, PASSWORD_REQUEST_LIMIT_USER per account and
+    PASSWORD_REQUEST_LIMIT_ADDRESS per client address within PASSWORD_REQUEST_WINDOW."""
+    now = utcnow()
+    window = float(settings.password_request_window)
+    since = now - timedelta(seconds=max(window, RESEND_COOLDOWN))
+    recent = PasswordRequest.select(PasswordRequest.at).where(PasswordRequest.at > since)
+    for_user = [row.at for row in recent.where(PasswordRequest.user == user)]
+    from_address = [row.at for row in recent.where(PasswordRequest.address == address)]
+    checks = (
+        (RateLimit(1, RESEND_COOLDOWN), for_user, "a code was sent to this account moments ago"),
+        (
+            RateLimit(settings.password_request_limit_user, window),
+            for_user,
+            "too many password-change codes for this account",
+        ),
+        (
+            RateLimit(settings.password_request_limit_address, window),
+            from_address,
+            "too many password-change requests from your address",
+        ),
+    )
+    refusals = [
+        (wait, why)
+        for limit, times, why in checks
+        if (wait := limit.retry_after(times, now)) is not None
+    ]
+    if refusals:
+        wait, why = max(refusals)
+        raise RateLimited("rate_limited", f"{why}; ask again in {wait} seconds", retry_after=wait)
 
 
 async def request_password_change(
-    ctx: ServiceContext, username: str, new_password_text: str
+    ctx: ServiceContext, username: str, new_password_text: str, address: str = "unknown"
 ) -> dict[str, Any]:
     """E-mail a code to the account's address; the password changes on verify (no login).
 
     Anyone may ask for any username (that is the point: the owner forgot the password), so
-    requests for one account are at most one per PASSWORD_REQUEST_COOLDOWN seconds.
+    requests are rate limited per account and per client ``address`` (only requests that
+    send a code count). Wrong codes for such a request void it and nothing else.
     """
+    address = (address or "unknown")[:ADDRESS_MAX]
+    settings = ctx.settings
 
     def find() -> User:
         found = _usable(find_user(username), username)
-        _check_cooldown(found)
+        _check_password_requests(found, address, settings)
         return found
 
     user = await ctx.store.transaction(find)
     policy.check_password(new_password_text, user.username)
-    password_hash = await ctx.run_blocking(hash_password_sync, new_password_text)
-    ttl = ctx.settings.verification_code_ttl
+    password_hash = await ctx.password_work(hash_password_sync, new_password_text)
+    ttl = settings.verification_code_ttl
 
     def create() -> tuple[User, str, str]:
         fresh = _usable(User.get_or_none(User.id == user.id), username)
-        _check_cooldown(fresh)
+        _check_password_requests(fresh, address, settings)
+        now = utcnow()
+        keep = timedelta(seconds=max(settings.password_request_window, RESEND_COOLDOWN))
+        PasswordRequest.delete().where(PasswordRequest.at <= now - keep).execute()
+        PasswordRequest.create(user=fresh, address=address, at=now)
         issued = issue(fresh, "password", ttl, new_value=password_hash)
         return fresh, issued.token, issued.code
 
@@ -193,15 +285,17 @@ async def request_password_change(
 async def request_email_change(
     ctx: ServiceContext, current: CurrentUser, email: str
 ) -> dict[str, Any]:
-    """E-mail a code to the NEW address and a notice to the old; applied on verify."""
+    """E-mail a code to the NEW address and a notice to the old; applied on verify. An
+    address held by an expired signup is taken over."""
     email = policy.check_email(email)
     ttl = ctx.settings.verification_code_ttl
+    retention = signup_retention(ctx.settings)
 
     def create() -> tuple[str, str, str, str]:
         user = _usable(User.get_or_none(User.id == current.id), current.username)
         if user.email.lower() == email.lower():
             raise Unprocessable("invalid_email", "that is already your e-mail address")
-        if _email_taken(email, except_id=user.id):
+        if _email_taken(email, retention, except_id=user.id, free=True):
             raise _taken_error("email_taken", email)
         issued = issue(user, "email", ttl, new_value=email)
         return user.email, user.username, issued.token, issued.code
@@ -254,13 +348,15 @@ async def update_me(
             raise Unprocessable("invalid_notify", "notify takes turn, action, game: true|false")
         values[f"notify_{kind}"] = enabled
 
+    retention = signup_retention(ctx.settings)
+
     def apply() -> tuple[User, str]:
         user = User.get_or_none(User.id == current.id)
         if user is None:
             raise NotFound("user_not_found", "your account no longer exists")
         old = user.username
         new = values.get("username")
-        if new is not None and new != old and _username_taken(new, except_id=user.id):
+        if new is not None and new != old and _username_taken(new, retention, user.id, True):
             raise _taken_error("username_taken", new)
         for name, value in values.items():
             setattr(user, name, value)

@@ -8,11 +8,12 @@ from tests.support.server import RunningServer
 from tests.support.users import DEFAULT_PASSWORD, auth, insert_user, latest_code, make_user
 
 
-def _lock_by_wrong_codes(server: RunningServer, client: httpx.Client, username: str) -> None:
-    email = f"{username}@example.test"
-    asked = client.post(f"/users/{username}/password", json={"new_password": "another-secret"})
+def _lock_by_wrong_codes(server: RunningServer, client: httpx.Client, session: str) -> None:
+    """Three wrong codes for an e-mail change (only that case locks, SPEC §7)."""
+    email = "locked.out@example.test"
+    asked = client.post("/users/me/email", headers=auth(session), json={"email": email})
     assert asked.status_code == 202, asked.text
-    code = latest_code(server.mail_dir, email, count=2)  # the signup code came first
+    code = latest_code(server.mail_dir, email)
     wrong = f"{(int(code) + 1) % 1_000_000:06d}"
     token = asked.json()["verification_token"]
     for _ in range(3):
@@ -27,10 +28,10 @@ def _login(client: httpx.Client, username: str) -> httpx.Response:
 def test_only_a_system_admin_unlocks_and_the_account_can_log_in_again(
     server: RunningServer, client: httpx.Client
 ) -> None:
-    make_user(server.base_url, server.mail_dir, "locky")
+    locky = make_user(server.base_url, server.mail_dir, "locky")
     player = make_user(server.base_url, server.mail_dir, "nosy")
     admin = insert_user(server.database_url, "root", is_admin=True)
-    _lock_by_wrong_codes(server, client, "locky")
+    _lock_by_wrong_codes(server, client, locky)
     assert _login(client, "locky").json()["reason"] == "account_locked"
 
     refused = client.post("/admin/users/locky/unlock", headers=auth(player))

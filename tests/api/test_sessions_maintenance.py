@@ -50,6 +50,8 @@ def test_purge_removes_expired_codes_and_never_verified_accounts(store: Store) -
 
     def setup() -> None:
         late, waiting, member = _user("late", False), _user("waiting", False), _user("member")
+        late.created_at = now - timedelta(days=2)  # older than the signup retention (a day)
+        late.save()
         for user, purpose, expires in (
             (late, "signup", now - timedelta(seconds=1)),
             (waiting, "signup", now + timedelta(hours=1)),

@@ -5,8 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.api.verification_helpers import time_passes
 from tests.support.server import RunningServer
-from tests.support.users import DEFAULT_PASSWORD, latest_code, mails_to
+from tests.support.users import DEFAULT_PASSWORD, auth, latest_code, mails_to, make_user
 
 Client = httpx.Client
 
@@ -127,23 +128,141 @@ def test_a_right_code_with_a_wrong_token_changes_nothing(
     assert ok.status_code == 200 and login(client, "dave").status_code == 201
 
 
-def test_two_wrong_codes_may_be_retried_and_the_third_locks_the_account(
+def test_two_wrong_signup_codes_may_be_retried_and_the_third_voids_the_signup(
     server: RunningServer, client: Client
 ) -> None:
     token = signup(client, "erin").json()["verification_token"]
     code = latest_code(server.mail_dir, "erin@example.test")
     first = client.post("/verifications", json={"verification_token": token, "code": wrong(code)})
-    assert first.status_code == 422
-    assert first.json()["reason"] == "wrong_code" and first.json()["attempts_left"] == 2
+    assert first.status_code == 422 and first.json()["reason"] == "wrong_code"
+    assert first.json()["attempts_left"] == 2 and first.json()["purpose"] == "signup"
+    assert first.json()["message"] == (
+        "wrong verification code (2 attempts left; then the signup is void)"
+    )
     second = client.post("/verifications", json={"verification_token": token, "code": "abc"})
     assert second.status_code == 422 and second.json()["attempts_left"] == 1
+    assert "(1 attempt left;" in second.json()["message"]
     third = client.post("/verifications", json={"verification_token": token, "code": wrong(code)})
-    assert third.status_code == 403 and third.json()["reason"] == "account_locked"
-    # Locked: the right code no longer helps, and login is refused with the reason.
+    assert third.status_code == 403 and third.json()["reason"] == "signup_void"
+    assert "sign up again with the same username and e-mail" in third.json()["message"]
+    # Void: the right code no longer helps and says why; nothing is locked, the account
+    # is still waiting for its verification and still holds its name.
     late = client.post("/verifications", json={"verification_token": token, "code": code})
-    assert late.status_code in (403, 404)
+    assert late.status_code == 403 and late.json()["reason"] == "signup_void"
     refused = login(client, "erin")
-    assert refused.status_code == 403 and refused.json()["reason"] == "account_locked"
+    assert refused.status_code == 403 and refused.json()["reason"] == "account_unverified"
+    other = signup(client, "erin", email="someone.else@example.test")
+    assert other.status_code == 409 and other.json()["reason"] == "username_taken"
+
+
+def test_a_void_signup_signs_up_again_with_the_same_name_and_email_and_the_new_code_works(
+    server: RunningServer, client: Client
+) -> None:
+    token = signup(client, "gus").json()["verification_token"]
+    code = latest_code(server.mail_dir, "gus@example.test")
+    for _ in range(3):
+        client.post("/verifications", json={"verification_token": token, "code": wrong(code)})
+    # At once: refused, no mail (signing up again is no way to flood a mailbox).
+    hasty = signup(client, "gus")
+    assert hasty.status_code == 429 and hasty.json()["reason"] == "rate_limited"
+    assert 1 <= hasty.json()["retry_after"] <= 60
+    assert hasty.headers["Retry-After"] == str(hasty.json()["retry_after"])
+    time_passes(server, 120, "gus")
+    again = client.post(
+        "/users",
+        json={"username": "Gus", "email": "GUS@example.test", "password": "a new password"},
+    )
+    assert again.status_code == 201, again.text
+    assert again.json()["username"] == "Gus"
+    new_code = latest_code(server.mail_dir, "gus@example.test", count=2)
+    assert len(mails_to(server.mail_dir, "gus@example.test")) == 2  # none for the 429
+    new_token = again.json()["verification_token"]
+    assert new_token != token
+    stale = client.post("/verifications", json={"verification_token": token, "code": new_code})
+    assert stale.status_code == 404 and stale.json()["reason"] == "verification_not_found"
+    done = client.post("/verifications", json={"verification_token": new_token, "code": new_code})
+    assert done.status_code == 200, done.text
+    assert done.json() == {"purpose": "signup", "username": "Gus"}
+    assert login(client, "gus").status_code == 401  # the first signup's password is gone
+    assert login(client, "gus", "a new password").status_code == 201
+
+
+def test_signing_up_again_before_the_code_expired_sends_a_new_code(
+    server: RunningServer, client: Client
+) -> None:
+    first = signup(client, "hugo").json()["verification_token"]
+    time_passes(server, 120, "hugo")
+    again = signup(client, "hugo", password="second password")
+    assert again.status_code == 201, again.text
+    code = latest_code(server.mail_dir, "hugo@example.test", count=2)
+    assert len(mails_to(server.mail_dir, "hugo@example.test")) == 2
+    # The new code replaces the old one: only the new token takes it.
+    old = client.post("/verifications", json={"verification_token": first, "code": code})
+    assert old.status_code == 404 and old.json()["reason"] == "verification_not_found"
+    token = again.json()["verification_token"]
+    assert (
+        client.post("/verifications", json={"verification_token": token, "code": code}).status_code
+        == 200
+    )
+    assert login(client, "hugo", "second password").status_code == 201
+    # Verified: the same name and e-mail are now simply taken.
+    taken = signup(client, "hugo")
+    assert taken.status_code == 409 and taken.json()["reason"] == "username_taken"
+
+
+def test_an_expired_code_says_so_and_how_to_get_a_new_one(
+    server: RunningServer, client: Client
+) -> None:
+    token = signup(client, "ivy").json()["verification_token"]
+    code = latest_code(server.mail_dir, "ivy@example.test")
+    time_passes(server, 3601, "ivy")  # VERIFICATION_CODE_TTL is one hour
+    for _ in range(2):  # the same answer each time, and the right code does not help
+        late = client.post("/verifications", json={"verification_token": token, "code": code})
+        assert late.status_code == 422 and late.json()["reason"] == "code_expired"
+        assert "sign up again with the same username and e-mail" in late.json()["message"]
+    assert login(client, "ivy").json()["reason"] == "account_unverified"
+    assert signup(client, "ivy").status_code == 201  # within the retention: a new code
+
+
+def test_an_expired_unverified_signup_frees_its_username_and_email(
+    server: RunningServer, client: Client
+) -> None:
+    olga = signup(client, "olga").json()["verification_token"]
+    olga_code = latest_code(server.mail_dir, "olga@example.test")
+    for name in ("pia", "rex", "tess"):
+        assert signup(client, name).status_code == 201
+    # Within SIGNUP_RETENTION (a day) the name and the address are held...
+    taken = signup(client, "olga", email="olga.two@example.test")
+    assert taken.status_code == 409 and taken.json()["reason"] == "username_taken"
+    assert "not verified yet" in taken.json()["message"]
+    taken = signup(client, "olga2", email="olga@example.test")
+    assert taken.status_code == 409 and taken.json()["reason"] == "email_taken"
+    time_passes(server, 86400 + 60, "olga", "pia", "rex", "tess")
+    # ...then whoever needs them takes them: a signup the username...
+    fresh = signup(client, "olga", email="olga.two@example.test")
+    assert fresh.status_code == 201, fresh.text
+    gone = client.post("/verifications", json={"verification_token": olga, "code": olga_code})
+    assert gone.status_code == 404 and gone.json()["reason"] == "verification_not_found"
+    # ...a signup the address...
+    assert client.get("/users/rex").status_code == 200
+    assert signup(client, "sam", email="rex@example.test").status_code == 201
+    assert client.get("/users/rex").status_code == 404
+    # ...an e-mail change the address...
+    quinn = make_user(server.base_url, server.mail_dir, "quinn")
+    moved = client.post("/users/me/email", headers=auth(quinn), json={"email": "pia@example.test"})
+    assert moved.status_code == 202, moved.text
+    code = latest_code(server.mail_dir, "pia@example.test", count=2)
+    done = client.post(
+        "/verifications",
+        json={"verification_token": moved.json()["verification_token"], "code": code},
+    )
+    assert done.status_code == 200, done.text
+    assert client.get("/users/me", headers=auth(quinn)).json()["email"] == "pia@example.test"
+    assert client.get("/users/pia").status_code == 404
+    # ...and a rename the username.
+    renamed = client.patch("/users/me", headers=auth(quinn), json={"username": "tess"})
+    assert renamed.status_code == 200, renamed.text
+    assert renamed.json()["username"] == "tess"
 
 
 def test_a_right_code_after_one_wrong_code_verifies(server: RunningServer, client: Client) -> None:

@@ -1,0 +1,113 @@
+"""The login rate limits hold for attempts made at the same moment (issue 13, item 1).
+
+An attempt is counted before its password is checked, in the same transaction as the
+check of the limits: of 40 simultaneous wrong logins only the limit's worth are checked
+(401), the others are refused at once (429 with Retry-After). Before, all 40 passed the
+check while the first ones were still being verified, and all 40 got 401.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.support.parallel import post_at_once, statuses
+from tests.support.server import RunningServer, running_server
+from tests.support.users import DEFAULT_PASSWORD, auth, make_user
+
+USER_LIMIT = 5
+ADDRESS_LIMIT = 8
+WINDOW = 5  # seconds
+_addresses = (f"10.2.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+
+
+def new_address() -> dict[str, str]:
+    """A client address of its own (the server trusts one proxy: PROXIES_COUNT=1)."""
+    return {"X-Forwarded-For": next(_addresses)}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    with running_server(
+        tmp_path_factory.mktemp("login_parallel"),
+        PROXIES_COUNT=1,
+        LOGIN_RATE_LIMIT_USER=USER_LIMIT,
+        LOGIN_RATE_LIMIT_ADDRESS=ADDRESS_LIMIT,
+        LOGIN_RATE_WINDOW=f"{WINDOW}s",
+        PASSWORD_HASH_QUEUE=64,  # every admitted attempt is checked: no 503 here
+    ) as running:
+        yield running
+
+
+def user(server: RunningServer, client: httpx.Client, name: str) -> str:
+    """A verified user, logged out again; returns its username."""
+    token = make_user(server.base_url, server.mail_dir, name)
+    assert client.delete("/sessions/current", headers=auth(token)).status_code == 204
+    return name
+
+
+def login(
+    client: httpx.Client, username: str, password: str, headers: dict[str, str] | None = None
+) -> httpx.Response:
+    body = {"username": username, "password": password}
+    return client.post("/sessions", json=body, headers=headers or new_address())
+
+
+def assert_refusals_say_when(answers: list[httpx.Response]) -> int:
+    """Every 429 says how long to wait, in its JSON and its Retry-After; the longest wait."""
+    waits = []
+    for answer in answers:
+        if answer.status_code == 429:
+            assert answer.json()["reason"] == "rate_limited"
+            wait = answer.json()["retry_after"]
+            assert 1 <= wait <= WINDOW and answer.headers["Retry-After"] == str(wait)
+            waits.append(wait)
+    return max(waits)
+
+
+def test_simultaneous_wrong_logins_for_one_user_stop_at_the_limit(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    name = user(server, client, "racer")
+    attempts = [({"username": name, "password": f"guess {n}"}, new_address()) for n in range(40)]
+    answers = post_at_once(server.api + "/sessions", attempts)
+    assert statuses(answers) == {401: USER_LIMIT, 429: 40 - USER_LIMIT}
+    wait = assert_refusals_say_when(answers)
+    # Still limited, even for the right password; after the window it works again.
+    assert login(client, name, DEFAULT_PASSWORD).status_code == 429
+    time.sleep(wait + 0.2)
+    assert login(client, name, DEFAULT_PASSWORD).status_code == 201
+
+
+def test_simultaneous_wrong_logins_from_one_address_stop_at_the_limit(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    name = user(server, client, "racer2")
+    address = new_address()
+    attempts = [({"username": f"ghost{n}", "password": "guess"}, address) for n in range(40)]
+    answers = post_at_once(server.api + "/sessions", attempts)
+    assert statuses(answers) == {401: ADDRESS_LIMIT, 429: 40 - ADDRESS_LIMIT}
+    wait = assert_refusals_say_when(answers)
+    # The address is limited, not the user; after the window the address may try again.
+    assert login(client, name, DEFAULT_PASSWORD, headers=address).status_code == 429
+    time.sleep(wait + 0.2)
+    answer = login(client, name, DEFAULT_PASSWORD, headers=address)
+    assert answer.status_code == 201, answer.text
+
+
+def test_successful_logins_are_not_counted_against_the_user(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    name = user(server, client, "winner")
+    correct = {"username": name, "password": DEFAULT_PASSWORD, "replace": True}
+    answers = post_at_once(
+        server.api + "/sessions", [(correct, new_address()) for _ in range(USER_LIMIT)]
+    )
+    assert statuses(answers) == {201: USER_LIMIT}
+    # All the failures the limit allows are still there, then the limit holds.
+    wrong = [login(client, name, "wrong password").status_code for _ in range(USER_LIMIT + 1)]
+    assert wrong == [401] * USER_LIMIT + [429]
