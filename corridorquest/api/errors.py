@@ -1,6 +1,8 @@
 """The ONE place where failures become HTTP answers: JSON {reason, message, ...}.
 
-- `ServiceError` (and subclasses): its status, reason, message and extra fields.
+- `ServiceError` (and subclasses): its status, reason, message and extra fields; the
+  store's exceptions that are answers (`services.errors.service_error_for`: the database
+  locked by another program for too long -> 503 database_busy) likewise.
 - Engine errors that escape a service: NotationError -> 422 invalid_notation,
   IllegalActionError -> 422 illegal_action.
 - pydantic `ValidationError` (a body or query that does not fit its model): 400
@@ -25,7 +27,7 @@ from sanic.exceptions import SanicException
 from sanic.response import HTTPResponse, json
 
 from corridorquest.engine.errors import IllegalActionError, NotationError
-from corridorquest.services.errors import ServiceError
+from corridorquest.services.errors import ServiceError, service_error_for
 
 log = logging.getLogger("corridorquest.api")
 
@@ -87,6 +89,7 @@ def _allowed_methods(request: Request) -> list[str]:
 
 
 async def handle_exception(request: Request, exception: Exception) -> HTTPResponse:
+    exception = service_error_for(exception) or exception
     if isinstance(exception, ServiceError):
         return json(
             exception.to_json(),

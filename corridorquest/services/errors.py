@@ -9,8 +9,12 @@ Exception
       ├── NotFound            404  user_not_found, game_not_found, ...
       ├── Conflict            409  stale_revision, not_your_turn, game_full, ...
       ├── Unprocessable       422  invalid_notation, illegal_action, invalid_username, ...
-      └── RateLimited         429  rate_limited (+ retry_after)
+      ├── RateLimited         429  rate_limited (+ retry_after)
+      └── Unavailable         503  database_busy (+ retry_after)
 ```
+
+`service_error_for` turns the exceptions of the layer below that a client should see as
+such an answer (the store's `DatabaseBusy`) into a `ServiceError`, for the API's handler.
 
 `reason` is stable snake_case (clients switch on it); `message` is one human line.
 `extra` holds additional JSON fields (`attempts_left`, `retry_after`, `game`, ...).
@@ -19,6 +23,8 @@ Exception
 from __future__ import annotations
 
 from typing import Any
+
+from corridorquest.store.db import DatabaseBusy
 
 
 class ServiceError(Exception):
@@ -78,3 +84,24 @@ class Unprocessable(ServiceError):
 class RateLimited(ServiceError):
     status = 429
     default_reason = "rate_limited"
+
+
+class Unavailable(ServiceError):
+    status = 503
+    default_reason = "unavailable"
+
+
+def service_error_for(error: BaseException) -> ServiceError | None:
+    """The answer for an exception of the store, None for anything else.
+
+    `DatabaseBusy`: another program held SQLite's write lock for longer than
+    DATABASE_BUSY_TIMEOUT; the write changed nothing and may be sent again.
+    """
+    if isinstance(error, DatabaseBusy):
+        return Unavailable(
+            "database_busy",
+            "the database is locked by another program; nothing was changed, try again "
+            f"in {error.retry_after} s",
+            retry_after=error.retry_after,
+        )
+    return None

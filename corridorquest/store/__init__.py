@@ -9,7 +9,9 @@
 from peewee import IntegrityError
 
 from corridorquest.store.db import (
+    DatabaseBusy,
     DatabaseUrlError,
+    SqliteOptions,
     Store,
     connect,
     lock_for_update,
@@ -20,8 +22,10 @@ from corridorquest.store.migrations import current_version, latest_version, migr
 from corridorquest.store.models import database, utcnow
 
 __all__ = [
+    "DatabaseBusy",
     "DatabaseUrlError",
     "IntegrityError",
+    "SqliteOptions",
     "Store",
     "connect",
     "current_version",

@@ -9,7 +9,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
+import peewee as pw
+
 from corridorquest.store import fast
+from corridorquest.store.db import is_busy
 from corridorquest.store.models import Session, User
 
 
@@ -53,6 +56,17 @@ def session_user(token_hash: str) -> SessionUser | None:
     return SessionUser(*fast.convert(_PLAN, row))
 
 
-def touch_session(session_id: int, last_seen_at: datetime, expires_at: datetime) -> None:
-    """Record a use of the session: seen now, expiring later."""
-    fast.update_by_id(Session, session_id, last_seen_at=last_seen_at, expires_at=expires_at)
+def touch_session(session_id: int, last_seen_at: datetime, expires_at: datetime) -> bool:
+    """Record a use of the session: seen now, expiring later. False: not recorded.
+
+    While another program holds SQLite's write lock the touch is skipped instead of
+    failing the request (or waiting for the lock): the session stays valid, and the next
+    request touches it again.
+    """
+    try:
+        fast.update_by_id(Session, session_id, last_seen_at=last_seen_at, expires_at=expires_at)
+    except pw.OperationalError as error:
+        if not is_busy(error):
+            raise
+        return False
+    return True

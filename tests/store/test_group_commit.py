@@ -181,7 +181,7 @@ def test_the_server_checkpoints_the_log_off_the_event_loop(tmp_path: Path) -> No
     checkpoints, and every committed row is in the database file once the store closes."""
     path = tmp_path / "cq.db"
     store = Store.open(f"sqlite:///{path}")
-    store.start_checkpoints()
+    store.start_server_mode()
     wal = Path(f"{path}-wal")
 
     async def write_a_lot() -> int:
