@@ -19,7 +19,7 @@ from typing import ParamSpec, TypeVar
 from corridorquest.events import EventBus
 from corridorquest.mail import MailConfig, Outbox
 from corridorquest.security.hashing_pool import PasswordPool, PasswordPoolBusy
-from corridorquest.services.errors import ServiceError
+from corridorquest.services.errors import Unavailable
 from corridorquest.settings import Settings
 from corridorquest.store import SqliteOptions, Store
 
@@ -27,10 +27,9 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class PasswordHashingBusy(ServiceError):
+class PasswordHashingBusy(Unavailable):
     """503: the password pool's threads and queue are full (with `retry_after`)."""
 
-    status = 503
     default_reason = "password_hashing_busy"
 
 

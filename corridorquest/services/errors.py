@@ -10,7 +10,7 @@ Exception
       ├── Conflict            409  stale_revision, not_your_turn, game_full, ...
       ├── Unprocessable       422  invalid_notation, illegal_action, invalid_username, ...
       ├── RateLimited         429  rate_limited (+ retry_after)
-      └── Unavailable         503  database_busy (+ retry_after)
+      └── Unavailable         503  database_busy, password_hashing_busy (+ retry_after)
 ```
 
 `service_error_for` turns the exceptions of the layer below that a client should see as
