@@ -3,7 +3,7 @@
 The engine decides legality and its message reaches the player: NotationError -> 422
 `invalid_notation`, IllegalActionError -> 422 `illegal_action`. Only the player to
 move may act (409 `not_your_turn`). The whole read-validate-write is one transaction;
-a finished game stores every player's score (`engine.score_game`).
+a finished game stores every player's score (`engine.final_scores`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from corridorquest.engine import (
     NotationError,
     PlaceWall,
     Seat,
+    final_scores,
     format_action,
-    score_game,
 )
 from corridorquest.events import ActionPlayed, Event, GameFinished
 from corridorquest.services import game_cache, markers, view_cache
@@ -50,15 +50,7 @@ def _finish(loaded: LoadedGame, now: Any) -> GameFinished:
     state = loaded.state
     assert state is not None and state.winner is not None
     balances = {Seat(p.seat): p.trade_balance for p in loaded.players if p.seat}
-    scores = score_game(
-        game.size,
-        game.players,
-        state.winner,
-        {seat: state.distance(seat) for seat in state.seats},
-        # Placed walls are counted on the board: trades move walls in and out of hands.
-        {seat: sum(1 for _, owner in state.walls if owner is seat) for seat in state.seats},
-        balances,
-    )
+    scores = final_scores(state, balances)
     by_user: dict[int, int] = {}
     for player in loaded.players:
         if player.seat:
