@@ -6,8 +6,15 @@
     python3 zipapp.py --client-only    only dist/cq.pyz
 
 dist/corridorquest.pyz is the server (`python3 corridorquest.pyz serve`) with every
-dependency, the compiled ones (pydantic-core, uvloop, httptools, ujson, argon2, psycopg2)
-included for CPython 3.11, 3.12 and 3.13 on x86_64 Linux (manylinux2014).
+dependency, the compiled ones (pydantic-core, uvloop, httptools, ujson, orjson, argon2,
+psycopg2 ...) included for CPython 3.11, 3.12 and 3.13 on Linux x86_64 (glibc 2.17 or newer)
+and aarch64 (glibc 2.28 or newer: a 64-bit Raspberry Pi OS, say). It is a pex whose
+__main__.py is a launcher of ours (SERVER_LAUNCHER below): on the first start with a given
+Python it copies out a pex holding only the wheels that Python can use and has pex make a
+virtualenv of it (`PEX_TOOLS=1 ... venv`) in PEX_ROOT; every later start runs the server
+straight from that virtualenv. pex alone would unpack the wheels of every platform on the
+first start and go through its bootstrap on every start (docs/administration.md has the
+figures).
 
 dist/cq.pyz is the player's client: `python3 cq.pyz ...` runs `cq`,
 `python3 cq.pyz shell ...` runs `cq-shell` (so does `CQ_PYZ_COMMAND=shell python3 cq.pyz`),
@@ -40,7 +47,18 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 PYTHON_VERSIONS = ("311", "312", "313")
-SERVER_PLATFORMS = tuple(f"manylinux2014_x86_64-cp-{v}-cp{v}" for v in PYTHON_VERSIONS)
+# The server's machines, each with the newest glibc (2.N) its wheels may need. x86_64 keeps
+# manylinux2014 (glibc 2.17). On aarch64 psycopg2-binary's current wheels need glibc 2.28
+# (manylinux2014 would resolve an older psycopg2-binary there than on x86_64); Raspberry
+# Pi OS (64-bit) has had glibc 2.31 or newer since its first release.
+SERVER_MACHINES = {"x86_64": 17, "aarch64": 28}
+# Left out of corridorquest.pyz with what only they need: the client's libraries (the
+# server never imports them) and setuptools, which sanic declares but does not import.
+# tests/test_zipapp.py starts the pyz on CPython 3.11-3.13 and signs up and logs in.
+SERVER_EXCLUDES = ("httpx", "prompt-toolkit", "setuptools")
+# The oldest glibc that manylinux tags name per machine (as in packaging's _manylinux).
+OLDEST_GLIBC = {"x86_64": 5, "aarch64": 17}
+LEGACY_MANYLINUX = {17: "manylinux2014", 12: "manylinux2010", 5: "manylinux1"}
 # cq.pyz targets CPython 3.11 on each operating system, with only pure-Python wheel tags
 # allowed: that keeps out wheels that merely have an optional compiled speed-up (wcwidth
 # ships abi3 wheels beside its pure one), and dependencies that only some systems need
@@ -86,6 +104,218 @@ def main() -> None:
     module, _, attr = COMMANDS[name].partition(":")
     sys.argv = [("cq-" + name) if name != "cq" else "cq", *args]
     sys.exit(getattr(importlib.import_module(module), attr)())
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+# The __main__.py of corridorquest.pyz. Standard library only; the warm path (the virtualenv
+# is ready) imports nothing beyond os, sys and zlib and ends in one exec. @...@ are filled in
+# by wrap_server().
+SERVER_LAUNCHER = r'''"""Start the Corridor Quest server from this file (written by zipapp.py).
+
+This file is also a pex (PEX-INFO, .bootstrap/, .deps/) with wheels for several Pythons
+and machines; pex's own __main__.py is __pex_main__.py. The first start with a given
+Python copies out a pex of only the wheels that Python can use and has pex make a
+virtualenv of it in PEX_ROOT/corridorquest/ (`PEX_TOOLS=1 python that.pex venv DIR`);
+every start then runs the server from that virtualenv.
+"""
+
+import os
+import sys
+
+PEX_HASH = "@PEX_HASH@"
+# The directory of this build's virtualenvs in PEX_ROOT/corridorquest/: version and hash.
+BUILD = "@BUILD@"
+PYTHONS = @PYTHONS@
+MACHINES = @MACHINES@
+READY = ".corridorquest-ready"
+
+
+def fail(message):
+    sys.stderr.write("corridorquest.pyz: %s\n" % message)
+    sys.exit(1)
+
+
+def python_flags():
+    """The interpreter options this file was started with (-I, -X ...)."""
+    orig_argv = getattr(sys, "orig_argv", None)
+    if not orig_argv:
+        return []
+    return orig_argv[1:len(orig_argv) - len(sys.argv)]
+
+
+def versions():
+    """'3.11, 3.12 or 3.13'"""
+    names = ["%d.%d" % version for version in PYTHONS]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def other_python(archive):
+    """Start this file again with a suitable CPython from PATH, if there is one."""
+    import shutil
+    import subprocess
+
+    probe = ("import sys; sys.exit(sys.implementation.name != 'cpython' "
+             "or sys.version_info[:2] not in %r)" % (PYTHONS,))
+    for version in PYTHONS:
+        python = shutil.which("python%d.%d" % version)
+        if python and subprocess.call([python, "-I", "-c", probe], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL) == 0:
+            os.execv(python, [python] + python_flags() + [archive] + sys.argv[1:])
+    this = {"cpython": "CPython", "pypy": "PyPy"}.get(sys.implementation.name,
+                                                       sys.implementation.name)
+    fail("needs CPython %s; this is %s %d.%d, and PATH has no python%s" % (
+        versions(), this, sys.version_info[0], sys.version_info[1], versions()))
+
+
+def machine():
+    """The machine as wheel tags name it; a 32-bit Python on a 64-bit kernel is 32-bit."""
+    name = os.uname().machine
+    if sys.maxsize < 2**32:
+        return {"x86_64": "i686", "aarch64": "armv7l"}.get(name, name)
+    return name
+
+
+def usable(wheel, python, arch):
+    """Whether a wheel may suit this Python (pex makes the final choice)."""
+    _, abis, platforms = wheel[:-len(".whl")].split("-")[-3:]
+    if not any(tag == "any" or tag.endswith("_" + arch) for tag in platforms.split(".")):
+        return False
+    abis = abis.split(".")
+    return python in abis or "abi3" in abis or "none" in abis
+
+
+def project(wheel):
+    return wheel.split("-", 1)[0].lower()
+
+
+def write_pex(archive, target, python, arch):
+    """Copy this file's pex to `target` with only the wheels for `python` on `arch`."""
+    import hashlib
+    import json
+    import zipfile
+
+    with zipfile.ZipFile(archive) as source:
+        info = json.loads(source.read("PEX-INFO").decode("utf-8"))
+        wheels = info["distributions"]
+        keep = {name: value for name, value in wheels.items() if usable(name, python, arch)}
+        missing = sorted(set(map(project, wheels)) - set(map(project, keep)))
+        if missing:
+            fail("has no %s for %s on %s" % (", ".join(missing), python, arch))
+        # The pex_hash names pex's unpacked copy in PEX_ROOT: one per set of wheels.
+        pex_hash = hashlib.sha1(("%s %s %s" % (PEX_HASH, python, arch)).encode()).hexdigest()
+        info["distributions"] = keep
+        info["pex_hash"] = pex_hash
+        main = source.read("__pex_main__.py").decode("utf-8")
+        main = main.replace("pex_hash=%r" % PEX_HASH, "pex_hash=%r" % pex_hash)
+        partial = "%s.%d.part" % (target, os.getpid())
+        try:
+            # pex takes a file for a pex zip only when it starts with a shebang line.
+            with open(partial, "wb") as raw:
+                raw.write(b"#!/usr/bin/env python3\n")
+                with zipfile.ZipFile(raw, "w") as out:
+                    for item in source.infolist():
+                        parts = item.filename.split("/")
+                        if item.filename in ("__main__.py", "__pex_main__.py", "PEX-INFO"):
+                            continue
+                        dist = parts[1] if parts[0] == ".deps" and len(parts) > 1 else ""
+                        if dist and dist not in keep:
+                            continue
+                        copy = zipfile.ZipInfo(item.filename, item.date_time)
+                        copy.external_attr = item.external_attr
+                        out.writestr(copy, source.read(item))
+                    out.writestr("__main__.py", main)
+                    out.writestr("PEX-INFO", json.dumps(info))
+            os.replace(partial, target)
+        finally:
+            if os.path.exists(partial):
+                os.remove(partial)
+
+
+def private_temp_root():
+    """PEX_ROOT's stand-in when it cannot be written: a directory of this user's in /tmp."""
+    import tempfile
+
+    root = os.path.join(tempfile.gettempdir(), "corridorquest-pex-%d" % os.getuid())
+    try:
+        os.mkdir(root, 0o700)
+    except FileExistsError:
+        pass
+    status = os.lstat(root)
+    if status.st_uid != os.getuid() or status.st_mode & 0o077 or os.path.islink(root):
+        fail("%s is not a private directory of this user's: set PEX_ROOT" % root)
+    return root
+
+
+def prepare(archive, root, key, python, arch, fallback=True):
+    """Make the virtualenv for this Python in `root` (once: the others wait for it)."""
+    import fcntl
+    import subprocess
+
+    home = os.path.join(root, "corridorquest", BUILD)
+    venv = os.path.join(home, key)
+    try:
+        os.makedirs(home, exist_ok=True)
+        lock = open(venv + ".lck", "a")
+    except OSError as error:
+        if not fallback:
+            fail("cannot write to %s: %s" % (home, error))
+        temporary = private_temp_root()
+        sys.stderr.write("corridorquest.pyz: cannot write to PEX_ROOT %s (%s); using %s\n"
+                         % (root, error, temporary))
+        return prepare(archive, temporary, key, python, arch, fallback=False)
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if ready(venv):
+            return venv
+        sys.stderr.write("corridorquest.pyz: first start with this Python: installing into %s"
+                         " (once)\n" % venv)
+        sys.stderr.flush()
+        pex = venv + ".pex"
+        write_pex(archive, pex, python, arch)
+        env = dict(os.environ, PEX_TOOLS="1", PEX_ROOT=root)
+        done = subprocess.run([sys.executable, "-I", pex, "venv", "--force", venv], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if done.returncode != 0:
+            fail("pex could not make the virtualenv %s:\n%s"
+                 % (venv, done.stdout.decode("utf-8", "replace")))
+        os.remove(pex)
+        open(os.path.join(venv, READY), "w").close()
+    return venv
+
+
+def ready(venv):
+    return os.path.exists(os.path.join(venv, READY)) and os.path.exists(
+        os.path.join(venv, "bin", "python"))
+
+
+def main():
+    archive = os.path.dirname(os.path.abspath(__file__))
+    if not sys.platform.startswith("linux"):
+        fail("runs on Linux only, not on %s: install the server from its source there"
+             % sys.platform)
+    if sys.implementation.name != "cpython" or sys.version_info[:2] not in PYTHONS:
+        other_python(archive)
+    import zlib
+
+    python = "cp%d%d" % sys.version_info[:2]
+    arch = machine()
+    if arch not in MACHINES:
+        fail("has no wheels for %s machines, only for %s" % (arch, " and ".join(MACHINES)))
+    # One virtualenv per interpreter binary: two CPython 3.11 builds get one each.
+    key = "%s-%s-%08x" % (python, arch, zlib.crc32(os.path.realpath(sys.executable).encode()))
+    root = os.path.abspath(os.path.expanduser(
+        os.environ.get("PEX_ROOT") or os.path.join("~", ".cache", "pex")))
+    venv = os.path.join(root, "corridorquest", BUILD, key)
+    if not ready(venv):
+        venv = prepare(archive, root, key, python, arch)
+    venv_python = os.path.join(venv, "bin", "python")
+    # pex's entry point names this file (not the virtualenv) in usage lines.
+    os.environ["PEX"] = archive
+    os.execv(venv_python, [venv_python] + python_flags() + [os.path.join(venv, "pex")]
+             + sys.argv[1:])
 
 
 if __name__ == "__main__":
@@ -184,18 +414,106 @@ def build_wheel(build: Path, env: dict[str, str]) -> Path:
     return found[0]
 
 
+def manylinux_platforms(machine: str, newest_glibc: int) -> list[str]:
+    """Platform tags of a Linux with glibc 2.`newest_glibc`, most specific first."""
+    tags = []
+    for minor in range(newest_glibc, OLDEST_GLIBC[machine] - 1, -1):
+        tags.append(f"manylinux_2_{minor}_{machine}")
+        if minor in LEGACY_MANYLINUX:
+            tags.append(f"{LEGACY_MANYLINUX[minor]}_{machine}")
+    return [*tags, f"linux_{machine}"]
+
+
+def cpython_tags(minor: int, platforms: list[str]) -> list[str]:
+    """The wheel tags CPython 3.`minor` accepts on `platforms`, in packaging's order."""
+    python = f"cp3{minor}"
+    older = [f"py3{m}" for m in range(minor - 1, -1, -1)]
+    tags = [f"{python}-{abi}-{platform}" for abi in (python, "abi3", "none")
+            for platform in platforms]
+    tags += [f"cp3{m}-abi3-{platform}" for m in range(minor - 1, 1, -1) for platform in platforms]
+    for version in (f"py3{minor}", "py3", *older):
+        tags += [f"{version}-none-{platform}" for platform in platforms]
+    tags.append(f"{python}-none-any")
+    tags += [f"{version}-none-any" for version in (f"py3{minor}", "py3", *older)]
+    return tags
+
+
+def server_platforms(build: Path) -> list[Path]:
+    """Complete-platform files: CPython 3.11-3.13 on each of SERVER_MACHINES."""
+    paths = []
+    for machine, newest_glibc in SERVER_MACHINES.items():
+        platforms = manylinux_platforms(machine, newest_glibc)
+        for version in PYTHON_VERSIONS:
+            minor = int(version[1:])
+            platform = {
+                "marker_environment": {
+                    "implementation_name": "cpython",
+                    "implementation_version": f"3.{minor}.0",
+                    "os_name": "posix",
+                    "platform_machine": machine,
+                    "platform_python_implementation": "CPython",
+                    "platform_system": "Linux",
+                    "python_full_version": f"3.{minor}.0",
+                    "python_version": f"3.{minor}",
+                    "sys_platform": "linux",
+                },
+                "compatible_tags": cpython_tags(minor, platforms),
+            }
+            path = build / f"platform-server-{machine}-cp{version}.json"
+            path.write_text(json.dumps(platform, indent=2), encoding="utf-8")
+            paths.append(path)
+    return paths
+
+
 def build_server(build: Path, dist: Path, cache: Path) -> Path:
     env = pex_env(cache, "server")
     wheel = build_wheel(build, env)
-    output = dist / "corridorquest.pyz"
+    pex = build / "corridorquest-all.pex"
+    # Wheels kept whole (--no-pre-install-wheels): the launcher copies the ones it needs
+    # byte for byte, and pex installs them on the first start, on as many processes as
+    # there are cores (--max-install-jobs 0). --include-tools: the launcher has pex make
+    # the virtualenv (PEX_TOOLS=1 ... venv).
     command = [*pex_command(), *common_options(env),
                f"corridorquest[postgres] @ {wheel.as_uri()}",
                "--entry-point", "corridorquest.cli:main",
-               "--output-file", str(output)]
-    for platform in SERVER_PLATFORMS:
-        command += ["--platform", platform]
+               "--no-pre-install-wheels",
+               "--max-install-jobs", "0",
+               "--include-tools",
+               "--output-file", str(pex)]
+    for platform in server_platforms(build):
+        command += ["--complete-platform", str(platform)]
+    for name in SERVER_EXCLUDES:
+        command += ["--exclude", name]
     run(command, env)
+    output = dist / "corridorquest.pyz"
+    wrap_server(pex, output)
     return output
+
+
+def wrap_server(pex: Path, output: Path) -> None:
+    """corridorquest.pyz: the pex with SERVER_LAUNCHER as __main__.py (pex's main kept)."""
+    with zipfile.ZipFile(pex) as source:
+        info = json.loads(source.read("PEX-INFO"))
+        pex_hash = info["pex_hash"]
+        pex_main = source.read("__main__.py").decode("utf-8")
+        if pex_main.count(f"pex_hash={pex_hash!r}") != 1:
+            raise BuildError(f"{pex.name}: pex's __main__.py does not pass pex_hash as expected")
+        build = f"{project()['version']}-{pex_hash[:12]}"
+        launcher = (SERVER_LAUNCHER.replace("@PEX_HASH@", pex_hash)
+                    .replace("@BUILD@", build)
+                    .replace("@PYTHONS@", repr(tuple((3, int(v[1:])) for v in PYTHON_VERSIONS)))
+                    .replace("@MACHINES@", repr(tuple(SERVER_MACHINES))))
+        partial = output.with_name(output.name + ".part")
+        with open(partial, "wb") as fh:
+            fh.write(b"#!/usr/bin/env python3\n")
+            with zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as out:
+                out.writestr("__main__.py", launcher)
+                out.writestr("__pex_main__.py", pex_main)
+                for item in source.infolist():
+                    if item.filename != "__main__.py":
+                        out.writestr(item, source.read(item))
+    partial.chmod(0o755)
+    partial.replace(output)
 
 
 def stage_client(build: Path) -> Path:

@@ -1,19 +1,54 @@
-"""The `corridorquest` command: the server and developer tools."""
+"""The `corridorquest` command: the server and developer tools.
+
+Each subcommand's module is imported only when that subcommand runs (or shows its own
+help): `corridorquest --help` and `--version` import click alone, and `serve` does not
+import the developer tools.
+"""
 
 from __future__ import annotations
+
+import importlib
 
 import click
 
 from corridorquest import __version__
-from corridorquest.perft_cli import engine
-from corridorquest.server_cli import serve
+
+# name -> (module, attribute, the one-line help `corridorquest --help` shows for it)
+SUBCOMMANDS = {
+    "engine": ("corridorquest.perft_cli", "engine", "Developer tools for the rules engine."),
+    "serve": (
+        "corridorquest.server_cli",
+        "serve",
+        "Start the Corridor Quest server (creates and migrates the database on first start).",
+    ),
+}
 
 
-@click.group()
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *SUBCOMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None or cmd_name not in SUBCOMMANDS:
+            return command
+        module, attribute, _ = SUBCOMMANDS[cmd_name]
+        loaded: click.Command = getattr(importlib.import_module(module), attribute)
+        self.add_command(loaded, cmd_name)
+        return loaded
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of commands, from SUBCOMMANDS' help lines (nothing is imported)."""
+        listed = click.Group(commands=[
+            self.commands.get(name) or click.Command(name, help=SUBCOMMANDS[name][2])
+            for name in self.list_commands(ctx)
+        ])
+        listed.format_commands(ctx, formatter)
+
+
+@click.group(cls=LazyGroup)
 @click.version_option(__version__, prog_name="corridorquest")
 def main() -> None:
     """Corridor Quest server and developer tools."""
-
-
-main.add_command(engine)
-main.add_command(serve)

@@ -4,9 +4,11 @@ Builds dist/corridorquest.pyz and dist/cq.pyz once per session into a temporary 
 (pex's download cache is kept in build/pyz/pex-root so that later runs are quicker), then
 runs them with the base interpreter in isolated mode (`-I`: no PYTHONPATH, no user site,
 not the virtualenv's site-packages) and an environment holding only PATH, HOME and a
-temporary PEX_ROOT. The server pyz also starts on CPython 3.12 and 3.13 when this
-machine has them (on PATH or under pyenv); the test is skipped otherwise.
-Deselect the module with `-m "not slow"`.
+temporary PEX_ROOT. The server pyz holds wheels for x86_64 and aarch64; it is started on
+this machine only. It also starts on CPython 3.12 and 3.13 when this machine has them (on
+PATH or under pyenv), and restarts itself with a suitable Python when started with 3.10;
+those tests are skipped when the interpreters are missing.
+Deselect the module with `-m "not slow"`. Start-up times: benchmarks/pyz_startup.py.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class Built:
 class PyzServer:
     url: str
     mail_dir: Path
+    pex_root: Path
 
 
 def clean_env(home: Path, **extra: str) -> dict[str, str]:
@@ -145,19 +148,76 @@ def pyz_server(built: Built) -> Iterator[PyzServer]:
         url = f"http://127.0.0.1:{port}"
         try:
             wait_until_up(url, process, log_path)
-            yield PyzServer(url=url, mail_dir=home / "mail")
+            yield PyzServer(url=url, mail_dir=home / "mail", pex_root=Path(env["PEX_ROOT"]))
         finally:
             stop(process)
 
 
-def test_server_pyz_holds_compiled_wheels_for_python_3_11_to_3_13(built: Built) -> None:
+MACHINES = ("x86_64", "aarch64")
+VERSIONS = ("311", "312", "313")
+# Compiled dependencies built per CPython version, and those built once for all (abi3).
+PER_VERSION = ("pydantic_core", "uvloop", "httptools", "orjson", "psycopg2_binary", "ujson")
+ABI3 = ("argon2_cffi_bindings",)
+
+
+def wheel_platforms(name: str) -> list[str]:
+    return name.removesuffix(".whl").split("-")[-1].split(".")
+
+
+def test_server_pyz_holds_compiled_wheels_for_x86_64_and_aarch64_python_3_11_to_3_13(
+    built: Built,
+) -> None:
     with zipfile.ZipFile(built.server) as archive:
         dists = json.loads(archive.read("PEX-INFO"))["distributions"]
-    for version in ("311", "312", "313"):
-        for project in ("pydantic_core", "uvloop", "httptools", "psycopg2_binary"):
-            assert any(
-                name.startswith(project + "-") and f"-cp{version}-" in name for name in dists
-            ), f"no {project} wheel for CPython {version[0]}.{version[1:]}"
+    for machine in MACHINES:
+        def has(project: str, tag: str, machine: str = machine) -> bool:
+            return any(
+                name.startswith(project + "-") and tag in name
+                and any(p.endswith("_" + machine) for p in wheel_platforms(name))
+                for name in dists
+            )
+
+        for project in ABI3:
+            assert has(project, "-abi3-"), f"no {project} wheel for {machine}"
+        for version in VERSIONS:
+            for project in PER_VERSION:
+                assert has(project, f"-cp{version}-cp{version}-"), (
+                    f"no {project} wheel for CPython {version[0]}.{version[1:]} on {machine}")
+    # The documented minimum: glibc 2.17 on x86_64, 2.28 on aarch64.
+    for name in dists:
+        if wheel_platforms(name) != ["any"]:
+            machine, glibc = oldest_glibc(name)
+            assert glibc <= {"x86_64": 17, "aarch64": 28}[machine], name
+
+
+def oldest_glibc(name: str) -> tuple[str, int]:
+    """(machine, N) of the oldest glibc 2.N a manylinux wheel runs on."""
+    legacy = {"manylinux1": 5, "manylinux2010": 12, "manylinux2014": 17}
+    found: list[tuple[str, int]] = []
+    for platform in wheel_platforms(name):
+        for prefix, glibc in legacy.items():
+            if platform.startswith(prefix + "_"):
+                found.append((platform.removeprefix(prefix + "_"), glibc))
+        if platform.startswith("manylinux_2_"):
+            minor, machine = platform.removeprefix("manylinux_2_").split("_", 1)
+            found.append((machine, int(minor)))
+    assert found, f"{name} is not a manylinux wheel"
+    return min(found, key=lambda item: item[1])
+
+
+def test_server_pyz_unpacks_only_the_wheels_of_this_python_and_machine(
+    pyz_server: PyzServer,
+) -> None:
+    installed = [path.name for path in (pyz_server.pex_root / "installed_wheels").rglob("*.whl")
+                 if path.is_dir()]
+    assert any(name.startswith("pydantic_core-") for name in installed), installed
+    this_version = f"{sys.version_info[0]}{sys.version_info[1]}"
+    this_machine = os.uname().machine
+    for name in installed:
+        assert all(f"-cp{v}-cp{v}-" not in name for v in VERSIONS if v != this_version), name
+        platforms = wheel_platforms(name)
+        assert platforms == ["any"] or any(p.endswith("_" + this_machine) for p in platforms), (
+            name)
 
 
 def test_client_pyz_is_pure_python(built: Built) -> None:
@@ -245,6 +305,65 @@ def test_server_pyz_serves_on_other_python_versions(built: Built, python: str) -
         assert running == os.path.realpath(python), log_path.read_text(errors="replace")
     finally:
         stop(process)
+
+
+def pyenv_python(version: str) -> str | None:
+    for candidate in sorted(glob.glob(
+            os.path.expanduser(f"~/.pyenv/versions/{version}*/bin/python{version}"))):
+        executable = real_interpreter(candidate, version)
+        if executable:
+            return executable
+    return None
+
+
+def test_server_pyz_started_with_python_3_10_restarts_with_a_newer_python(
+    built: Built, tmp_path: Path,
+) -> None:
+    python310 = pyenv_python("3.10")
+    if python310 is None:
+        pytest.skip("no CPython 3.10 under pyenv")
+    env = clean_env(tmp_path)
+    if not any(shutil.which(f"python3.{minor}", path=env["PATH"]) for minor in (11, 12, 13)):
+        pytest.skip("no CPython 3.11-3.13 on the clean PATH")
+    done = subprocess.run([python310, "-I", str(built.server), "--version"], env=env,
+                          capture_output=True, text=True, timeout=FIRST_START_TIMEOUT,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "corridorquest, version 0.1.0" in done.stdout
+
+
+def test_server_pyz_says_which_python_it_needs(built: Built, tmp_path: Path) -> None:
+    python310 = pyenv_python("3.10")
+    if python310 is None:
+        pytest.skip("no CPython 3.10 under pyenv")
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    done = subprocess.run([python310, "-I", str(built.server), "serve"],
+                          env=clean_env(tmp_path, PATH=str(empty)), capture_output=True,
+                          text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 1
+    assert "needs CPython 3.11, 3.12 or 3.13; this is CPython 3.10" in done.stderr
+
+
+def test_server_pyz_falls_back_to_a_private_temporary_directory(
+    built: Built, tmp_path: Path,
+) -> None:
+    """A service account without a writable home: the pyz still starts (from /tmp)."""
+    not_a_directory = tmp_path / "file"
+    not_a_directory.write_text("")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = clean_env(tmp_path, PEX_ROOT=str(not_a_directory / "pex"), TMPDIR=str(temp))
+    for first in (True, False):
+        done = run_pyz(built.server, "--version", env=env, timeout=FIRST_START_TIMEOUT)
+        assert done.returncode == 0, done.stderr
+        assert "corridorquest, version 0.1.0" in done.stdout
+        assert "cannot write to PEX_ROOT" in done.stderr
+        # The second start reuses what the first one installed.
+        assert ("first start with this Python" in done.stderr) == first, done.stderr
+    private = temp / f"corridorquest-pex-{os.getuid()}"
+    assert private.stat().st_mode & 0o777 == 0o700
+    assert list((private / "corridorquest").glob("*/cp3*/bin/python"))
 
 
 def test_client_pyz_shows_help(built: Built) -> None:
