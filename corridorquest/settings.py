@@ -228,10 +228,13 @@ class Settings(BaseModel):
         40, ge=1, description="Invitation e-mails one user may have sent per hour."
     )
     stall_remind_after: Seconds = Field(
-        2 * 86400, description="Remind a player whose turn has lasted this long."
+        2 * 86400,
+        description="Remind a player whose turn has lasted this long (not sent yet: "
+        "reminders come with notifications).",
     )
     stall_remind_interval: Seconds = Field(
-        86400, description="Remind a stalling player again after this long."
+        86400,
+        description="Remind a stalling player again after this long (not sent yet).",
     )
     stall_timeout: Seconds = Field(
         14 * 86400, description="Remove a player whose turn lasted this long (cancels the game)."
@@ -240,7 +243,9 @@ class Settings(BaseModel):
         30 * 86400, description="Purge cancelled games this long after they were cancelled."
     )
     scheduler_interval: Seconds = Field(
-        60, description="How often the scheduler looks for stalls and purges."
+        60,
+        description="How often the scheduler purges (cancelled games, expired codes, "
+        "sessions, records); it also wakes at each stall deadline.",
     )
 
     @model_validator(mode="before")

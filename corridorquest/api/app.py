@@ -3,7 +3,7 @@
 One blueprint per domain under /api/v1, one error handler, OpenAPI at
 /api-docs/openapi.json and Swagger UI at /api-docs (assets shipped in api/static).
 The service context (database, bus, outbox) opens when the server starts and closes
-when it stops.
+when it stops; the scheduler (corridorquest/scheduler) starts after it and stops before.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from corridorquest.api import (
 )
 from corridorquest.api.errors import install_error_handler
 from corridorquest.api.json_encoding import dumps
+from corridorquest.scheduler import start_scheduler
 from corridorquest.security.https_check import install_https_check
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.games import register_subscribers
@@ -121,6 +122,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
             ctx.store, settings.admin_username, settings.admin_email, settings.init
         )
         log.info("database ready: %s", _redacted(settings.database_url))
+        app.ctx.scheduler = start_scheduler(ctx)
         # What exists now (modules, routes, the OpenAPI spec) lives as long as the server:
         # out of the collector's sight, a full collection no longer walks it (pauses that
         # every request of that moment would wait for).
@@ -135,6 +137,9 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
 
     @app.after_server_stop
     async def close_services(app: Sanic[Any, Any]) -> None:
+        scheduler = getattr(app.ctx, "scheduler", None)
+        if scheduler is not None:
+            await scheduler.stop()
         ctx: ServiceContext | None = getattr(app.ctx, "services", None)
         if ctx is not None:
             await ctx.close()

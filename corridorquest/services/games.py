@@ -11,7 +11,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import timedelta
+from typing import Any, TypeVar
 
 from corridorquest.engine import PLAYER_COUNTS, SIZES, GameState, assign_seats
 from corridorquest.events import (
@@ -42,6 +43,8 @@ from corridorquest.store import IntegrityError, transaction_lock
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
 
 MAX_INVITEES = 16
+PURGE_BATCH = 20  # cancelled games deleted per transaction (each with all its rows)
+WriteAnswer = TypeVar("WriteAnswer")
 
 
 @dataclass
@@ -175,6 +178,44 @@ async def run_write(
     for event in events:
         ctx.bus.publish(event)
     return WriteResult(status, body, list(events))
+
+
+async def run_system_write(
+    ctx: ServiceContext, write: Callable[[list[Event]], WriteAnswer]
+) -> WriteAnswer:
+    """A write the server makes on its own (the scheduler: a stalled player removed), the
+    way `run_write` makes a user's: one transaction with its system messages, the events
+    published after the commit; no idempotency key (it is idempotent itself)."""
+    events: list[Event] = []
+
+    def transaction() -> WriteAnswer:
+        events.clear()
+        answer = write(events)
+        system_messages.record_events(events)
+        return answer
+
+    answer = await ctx.store.transaction(transaction)
+    for event in events:
+        ctx.bus.publish(event)
+    return answer
+
+
+def purge_cancelled(retention_seconds: int, limit: int = PURGE_BATCH) -> int:
+    """Delete up to `limit` games cancelled longer than `retention_seconds` ago, with their
+    players, actions, markers, offers and messages (foreign keys cascade); inside a
+    transaction (maintenance). Returns how many games went."""
+    cutoff = utcnow() - timedelta(seconds=retention_seconds)
+    ids = [
+        gid
+        for (gid,) in Game.select(Game.id)
+        .where((Game.status == "cancelled") & (Game.cancelled_at <= cutoff))
+        .order_by(Game.id)
+        .limit(limit)
+        .tuples()
+    ]
+    if not ids:
+        return 0
+    return int(Game.delete().where(Game.id.in_(ids)).execute())
 
 
 def _invite_event(game: Game, inviter: CurrentUser, invitees: list[User]) -> PlayersInvited:

@@ -1,0 +1,74 @@
+"""The sweeps the scheduler runs, each a call into its domain (SPEC §10).
+
+- stalls: remove players whose turn lasted STALL_TIMEOUT (`services.stalls`); wakes at
+  the next turn's deadline.
+- maintenance, every SCHEDULER_INTERVAL: cancelled games past CANCELLED_RETENTION,
+  expired verifications and signups, expired sessions and old login attempts, old
+  idempotency keys, old invitation-mail records.
+
+A purge runs in transactions of at most `PURGE_BATCH` games (the store's transactions run
+inline on SQLite: keep each one short). Reminders (STALL_REMIND_AFTER) will be one more
+sweep here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+
+from corridorquest.scheduler.leader import leadership_for
+from corridorquest.scheduler.loop import Scheduler, Sweep
+from corridorquest.services import games, idempotency, invitations, sessions, verification
+from corridorquest.services.context import ServiceContext
+from corridorquest.services.stalls import sweep_stalls
+
+
+async def purge_cancelled_games(ctx: ServiceContext) -> None:
+    while True:
+        removed = await ctx.store.transaction(
+            games.purge_cancelled, ctx.settings.cancelled_retention, games.PURGE_BATCH
+        )
+        if removed < games.PURGE_BATCH:
+            return
+        await asyncio.sleep(0)  # let requests in between two batches
+
+
+async def purge_accounts(ctx: ServiceContext) -> None:
+    settings = ctx.settings
+    await ctx.store.transaction(
+        verification.purge_expired,
+        verification.signup_retention(settings),
+        settings.password_request_window,
+    )
+    await ctx.store.transaction(sessions.purge_expired, settings.login_rate_window)
+
+
+async def purge_records(ctx: ServiceContext) -> None:
+    await ctx.store.transaction(idempotency.purge_expired)
+    await ctx.store.transaction(invitations.purge_expired)
+
+
+def every_interval(purge: Callable[[ServiceContext], Awaitable[None]]) -> Sweep:
+    """A sweep that runs `purge` every SCHEDULER_INTERVAL."""
+
+    async def run(ctx: ServiceContext) -> datetime | None:
+        await purge(ctx)
+        return None
+
+    return Sweep(purge.__name__, run)
+
+
+SWEEPS: list[Sweep] = [
+    Sweep("stalls", sweep_stalls),
+    every_interval(purge_cancelled_games),
+    every_interval(purge_accounts),
+    every_interval(purge_records),
+]
+
+
+def start_scheduler(ctx: ServiceContext) -> Scheduler:
+    """Start the scheduler of this server process (it runs the sweeps while it leads)."""
+    scheduler = Scheduler(ctx, SWEEPS, leadership_for(ctx))
+    scheduler.start()
+    return scheduler
