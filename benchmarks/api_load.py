@@ -92,7 +92,10 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(10)
 
 
-def start_server(work: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(
+    work: Path, port: int, extra: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """The real server on an SQLite file in `work`; `extra`: more settings."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CQ_")}
     env.update(
         HOST="127.0.0.1",
@@ -104,6 +107,7 @@ def start_server(work: Path, port: int) -> subprocess.Popen[bytes]:
         LOG_LEVEL="WARNING",
         PYTHONPATH=str(ROOT),
     )
+    env.update(extra or {})
     command = [sys.executable, "-m", "corridorquest", "serve"]
     url = f"http://127.0.0.1:{port}/api/v1/server/info"
     return start(command, env, work / "server.log", url)

@@ -31,24 +31,6 @@ sys.path.insert(0, str(HERE))
 import api_load  # noqa: E402
 
 
-def start_server(work: Path, port: int, extra: dict[str, str]) -> api_load.subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CQ_")}
-    env.update(
-        HOST="127.0.0.1",
-        PORT=str(port),
-        DATA_DIR=str(work / "data"),
-        DATABASE_URL=f"sqlite:///{work / 'corridorquest.db'}",
-        EMAIL_BACKEND="file",
-        MAIL_DIR=str(work / "mail"),
-        LOG_LEVEL="WARNING",
-        PYTHONPATH=str(api_load.ROOT),
-    )
-    env.update(extra)
-    command = [sys.executable, "-m", "corridorquest", "serve"]
-    url = f"http://127.0.0.1:{port}/api/v1/server/info"
-    return api_load.start(command, env, work / "server.log", url)
-
-
 def megabytes(path: Path) -> float:
     try:
         return path.stat().st_size / 1e6
@@ -77,7 +59,7 @@ async def benchmark(args: argparse.Namespace, work: Path) -> None:
     print(f"cpus={os.cpu_count()}")
     print(f"load_average_1min_before={os.getloadavg()[0]:.2f}")
     port = api_load.free_port()
-    server = start_server(work, port, extra)
+    server = api_load.start_server(work, port, extra)
     database = work / "corridorquest.db"
     try:
         base = f"http://127.0.0.1:{port}/api/v1"
