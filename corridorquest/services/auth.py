@@ -8,6 +8,7 @@ expired session is answered with 401 `session_expired` (maintenance purges it).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -20,6 +21,7 @@ from corridorquest.store.session_rows import session_user, touch_session
 TOUCH_EVERY = timedelta(seconds=60)
 
 
+@functools.cache  # one value per setting: asked on every authenticated request
 def touch_interval(idle_timeout: int) -> timedelta:
     """How long a session's last write of its expiry may be old before a request renews
     it: once a minute, or a quarter of the idle timeout when that is shorter, so that a

@@ -15,29 +15,13 @@ import pytest
 
 from corridorquest.store import Store
 from corridorquest.store.models import Game, GamePlayer, User
+from tests.support.finishing_games import FOUR_PLAYER_SCRIPT, TWO_PLAYER_SCRIPT
 from tests.support.games import get_game, join, new_game, play
 from tests.support.server import RunningServer
 from tests.support.users import auth, insert_user
 
 NAMES = ("sca", "scb", "scc", "scd", "sce", "scf", "scn", "scs", "sce4", "scw", "scwatch")
 
-# 5x5, 2 players: South walls twice, North once, then South walks up column c and wins;
-# North ends on a3 (distance 2).
-TWO_PLAYER_SCRIPT = [
-    ("south", "wall", "d1v"), ("north", "wall", "b1v"), ("south", "wall", "d3v"),
-    ("north", "move", "b5"), ("south", "move", "c2"), ("north", "move", "a5"),
-    ("south", "move", "c3"), ("north", "move", "a4"), ("south", "move", "c4"),
-    ("north", "move", "a3"), ("south", "move", "c5"),
-]
-# 5x5, 4 players (S, W, N, E): West places both its walls, South wins on c5.
-# Final: West b3 (distance 3), North a4 (3), East c2 (3: a1v blocks c2-b2-a2).
-FOUR_PLAYER_SCRIPT = [
-    ("south", "move", "c2"), ("west", "wall", "d4h"), ("north", "move", "b5"),
-    ("east", "move", "e2"), ("south", "move", "c3"), ("west", "wall", "a1v"),
-    ("north", "move", "b4"), ("east", "move", "d2"), ("south", "move", "c4"),
-    ("west", "move", "b3"), ("north", "move", "a4"), ("east", "move", "c2"),
-    ("south", "move", "c5"),
-]
 
 
 @pytest.fixture(scope="module")

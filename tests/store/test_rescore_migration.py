@@ -25,6 +25,7 @@ from corridorquest.engine import GameState, Seat, final_scores
 from corridorquest.store import Store
 from corridorquest.store.models import Game, GameMessage, GamePlayer, SchemaVersion, User
 from corridorquest.store.rescore import FINISHED_MARK, Scored, rewrite_finish_text
+from tests.support.finishing_games import FOUR_PLAYER_SCRIPT, TWO_PLAYER_SCRIPT
 from tests.support.games import get_game, history, join, new_game, play
 from tests.support.server import (
     free_port,
@@ -38,23 +39,6 @@ from tests.support.users import auth, insert_user
 
 RESCORE_STEP = 7
 
-# 5x5, 2 players: South walls twice (d1v, d3v), North once (b1v), then South walks up
-# column c and wins; North ends on a3, 2 squares from row 1.
-TWO_PLAYER_SCRIPT = [
-    ("south", "wall", "d1v"), ("north", "wall", "b1v"), ("south", "wall", "d3v"),
-    ("north", "move", "b5"), ("south", "move", "c2"), ("north", "move", "a5"),
-    ("south", "move", "c3"), ("north", "move", "a4"), ("south", "move", "c4"),
-    ("north", "move", "a3"), ("south", "move", "c5"),
-]
-# 5x5, 4 players (S, W, N, E): West places both its walls, South wins on c5. West ends on
-# b3, North on a4, East on c2: each 3 squares from its goal.
-FOUR_PLAYER_SCRIPT = [
-    ("south", "move", "c2"), ("west", "wall", "d4h"), ("north", "move", "b5"),
-    ("east", "move", "e2"), ("south", "move", "c3"), ("west", "wall", "a1v"),
-    ("north", "move", "b4"), ("east", "move", "d2"), ("south", "move", "c4"),
-    ("west", "move", "b3"), ("north", "move", "a4"), ("east", "move", "c2"),
-    ("south", "move", "c5"),
-]
 
 
 @contextmanager
