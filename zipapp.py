@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Build the single-file applications of Corridor Quest with pex.
 
-    python3 zipapp.py                  build dist/corridorquest.pyz and dist/cq.pyz
+    python3 zipapp.py                  build dist/corridorquest.pyz, dist/cq.pyz and
+                                       dist/cq-admin.pyz
     python3 zipapp.py --server-only    only dist/corridorquest.pyz
-    python3 zipapp.py --client-only    only dist/cq.pyz
+    python3 zipapp.py --client-only    only dist/cq.pyz and dist/cq-admin.pyz
 
 dist/corridorquest.pyz is the server (`python3 corridorquest.pyz serve`) with every
 dependency, the compiled ones (pydantic-core, uvloop, httptools, ujson, orjson, argon2,
@@ -18,7 +19,8 @@ figures).
 
 dist/cq.pyz is the player's client: `python3 cq.pyz ...` runs `cq`,
 `python3 cq.pyz shell ...` runs `cq-shell` (so does `CQ_PYZ_COMMAND=shell python3 cq.pyz`),
-and `python3 cq.pyz admin ...` runs `cq-admin` once pyproject.toml declares that script.
+and `python3 cq.pyz admin ...` runs `cq-admin`. dist/cq-admin.pyz is the same file under
+the name that makes it run `cq-admin` by default (`python3 cq-admin.pyz user list`).
 Its dependencies are pure Python, so it runs on Linux, macOS and Windows with CPython 3.11+.
 
 The standard library's zipapp cannot import compiled extensions from inside an archive;
@@ -52,10 +54,11 @@ PYTHON_VERSIONS = ("311", "312", "313")
 # (manylinux2014 would resolve an older psycopg2-binary there than on x86_64); Raspberry
 # Pi OS (64-bit) has had glibc 2.31 or newer since its first release.
 SERVER_MACHINES = {"x86_64": 17, "aarch64": 28}
-# Left out of corridorquest.pyz with what only they need: the client's libraries (the
-# server never imports them) and setuptools, which sanic declares but does not import.
+# Left out of corridorquest.pyz with what only they need: the terminal client's library
+# (the server never imports prompt-toolkit; it does import httpx, to publish to ntfy) and
+# setuptools, which sanic declares but does not import.
 # tests/test_zipapp.py starts the pyz on CPython 3.11-3.13 and signs up and logs in.
-SERVER_EXCLUDES = ("httpx", "prompt-toolkit", "setuptools")
+SERVER_EXCLUDES = ("prompt-toolkit", "setuptools")
 # The oldest glibc that manylinux tags name per machine (as in packaging's _manylinux).
 OLDEST_GLIBC = {"x86_64": 5, "aarch64": 17}
 LEGACY_MANYLINUX = {17: "manylinux2014", 12: "manylinux2010", 5: "manylinux1"}
@@ -83,7 +86,8 @@ CHECK_TOOLS = (
 )
 
 CLIENT_LAUNCHER = '''\
-"""Entry point of cq.pyz: `cq` by default, `cq-shell` for `shell` or CQ_PYZ_COMMAND=shell."""
+"""Entry point of cq.pyz: `cq` by default, `cq-shell` for `shell` or CQ_PYZ_COMMAND=shell,
+`cq-admin` for `admin` or when the archive is named cq-admin*.pyz (dist/cq-admin.pyz)."""
 
 import importlib
 import os
@@ -96,7 +100,9 @@ def main() -> None:
     if sys.version_info < (3, 11):
         sys.exit("cq.pyz needs Python 3.11 or newer")
     args = sys.argv[1:]
-    name = os.environ.get("{env}", "cq")
+    archive = os.path.basename(os.environ.get("PEX", sys.argv[0] if sys.argv else ""))
+    default = "admin" if archive.startswith("cq-admin") and "admin" in COMMANDS else "cq"
+    name = os.environ.get("{env}", default)
     if args and args[0] in COMMANDS and args[0] != "cq":
         name, args = args[0], args[1:]
     if name not in COMMANDS:
@@ -565,6 +571,14 @@ def build_client(build: Path, dist: Path, cache: Path) -> Path:
     return output
 
 
+def copy_admin(client: Path) -> Path:
+    """dist/cq-admin.pyz: the client pyz under the name that makes it start `cq-admin`."""
+    admin = client.with_name("cq-admin.pyz")
+    shutil.copyfile(client, admin)
+    admin.chmod(client.stat().st_mode)
+    return admin
+
+
 def check_universal(pyz: Path) -> None:
     """Refuse a client pyz that picked up a platform-specific wheel."""
     with zipfile.ZipFile(pyz) as archive:
@@ -578,7 +592,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     only = parser.add_mutually_exclusive_group()
     only.add_argument("--server-only", action="store_true", help="build only corridorquest.pyz")
-    only.add_argument("--client-only", action="store_true", help="build only cq.pyz")
+    only.add_argument("--client-only", action="store_true",
+                      help="build only cq.pyz and cq-admin.pyz")
     parser.add_argument("--dist", type=Path, default=ROOT / "dist",
                         help="output directory (default: dist/)")
     parser.add_argument("--build", type=Path, default=ROOT / "build" / "pyz",
@@ -595,7 +610,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.client_only:
             built.append(build_server(build, dist, cache))
         if not args.server_only:
-            built.append(build_client(build, dist, cache))
+            client = build_client(build, dist, cache)
+            built += [client, copy_admin(client)]
     except BuildError as exc:
         print(f"zipapp.py: {exc}", file=sys.stderr)
         return 1

@@ -14,6 +14,13 @@
 3. Runs the same load against a bare Sanic app (started from this file) whose only
    endpoint does one SQLite INSERT+UPDATE transaction per request, and prints the ratio.
 
+The users of step 1 turn their e-mail notifications off and NTFY_URL is not set: the
+figures are those of a server with notifications off. With --notify, a second server
+run (a fresh database) keeps the default e-mail choices (a mail for every turn), sets
+NTFY_URL, and delivers to local capture servers (aiosmtpd and a tiny HTTP recorder, in a
+process of their own); it prints its moves per second, the ratio to the run without,
+what was delivered during the run and how long the backlog took to drain after it.
+
 Output: `name=value` lines. The load generator runs in this process, the server in
 another; on a 2-core machine they compete for the CPU (see benchmarks/README.md).
 """
@@ -193,8 +200,10 @@ def httpx_connection(client: httpx.AsyncClient, base: str) -> Send:
 Player = tuple[str, str]  # (username, session token)
 
 
-async def make_users(api: httpx.AsyncClient, mail_dir: Path, count: int) -> list[Player]:
-    """Sign up, verify and log in `count` users."""
+async def make_users(
+    api: httpx.AsyncClient, mail_dir: Path, count: int, quiet: bool = False
+) -> list[Player]:
+    """Sign up, verify and log in `count` users (`quiet`: with e-mail notifications off)."""
     names = [f"b{i:05d}" for i in range(count)]
     limit = asyncio.Semaphore(8)
 
@@ -220,6 +229,14 @@ async def make_users(api: httpx.AsyncClient, mail_dir: Path, count: int) -> list
         for n, s in zip(names, signups, strict=True)))
     sessions = await asyncio.gather(*(
         post("/sessions", {"username": n, "password": PASSWORD}, 201) for n in names))
+    if quiet:
+        off = {"notify": {"turn": False, "action": False, "game": False}}
+        for session in sessions:
+            response = await api.patch(
+                "/users/me", json=off, headers={"Authorization": f"Bearer {session['token']}"}
+            )
+            if response.status_code != 200:
+                sys.exit(f"setup: notifications off answered {response.status_code}")
     return [(n, s["token"]) for n, s in zip(names, sessions, strict=True)]
 
 
@@ -384,23 +401,82 @@ def report(prefix: str, tally: Tally, elapsed: float) -> float:
     return rate
 
 
+async def server_run(
+    args: argparse.Namespace, work: Path, prefix: str, quiet: bool,
+    extra: dict[str, str] | None = None, mail_dir: Path | None = None,
+) -> tuple[float, list[Player], int]:
+    """Start the server in `work`, set up users and games, drive the load, report under
+    `prefix`; (accepted moves per second, the players, the server's port)."""
+    work.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    server = start_server(work, port, extra)
+    try:
+        base = f"http://127.0.0.1:{port}/api/v1"
+        async with httpx.AsyncClient(base_url=base, timeout=60) as api:
+            players = await make_users(
+                api, mail_dir or work / "mail", 2 * args.clients, quiet=quiet
+            )
+            print(f"{prefix}_users={len(players)}")
+            tally, elapsed = await drive(port, players, args, api, server.pid)
+            print(f"{prefix}_games_finished={tally.games_finished}")
+            rate = report(prefix, tally, elapsed)
+            if not quiet:
+                await drain_report(prefix, work / "corridorquest.db")
+    finally:
+        stop(server)
+    return rate, players, port
+
+
+def outbox_pending(database: Path) -> tuple[int, int]:
+    """(rows not delivered yet, rows delivered) of the server's outbox."""
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+        pending = db.execute("SELECT COUNT(*) FROM outbox WHERE done_at IS NULL").fetchone()[0]
+        sent = db.execute(
+            "SELECT COUNT(*) FROM outbox WHERE done_at IS NOT NULL AND NOT failed"
+        ).fetchone()[0]
+    return int(pending), int(sent)
+
+
+async def drain_report(prefix: str, database: Path, limit: float = 600.0) -> None:
+    """Print the outbox when the load stopped, and how long it took to empty."""
+    pending, sent = outbox_pending(database)
+    print(f"{prefix}_outbox_delivered_at_stop={sent}")
+    print(f"{prefix}_outbox_pending_at_stop={pending}")
+    started = time.monotonic()
+    while pending and time.monotonic() - started < limit:
+        await asyncio.sleep(0.5)
+        pending, sent = outbox_pending(database)
+    print(f"{prefix}_outbox_drain_seconds={time.monotonic() - started:.1f}")
+    print(f"{prefix}_outbox_delivered={sent}")
+    print(f"{prefix}_outbox_pending_after_drain={pending}")
+
+
 async def benchmark(args: argparse.Namespace, work: Path) -> None:
     for name in ("clients", "client", "seconds", "size", "wall_share"):
         print(f"{name}={getattr(args, name)}")
     print(f"cpus={os.cpu_count()}")
     print(f"load_average_1min_before={os.getloadavg()[0]:.2f}")
-    port = free_port()
-    server = start_server(work, port)
-    try:
-        base = f"http://127.0.0.1:{port}/api/v1"
-        async with httpx.AsyncClient(base_url=base, timeout=60) as api:
-            players = await make_users(api, work / "mail", 2 * args.clients)
-            print(f"users={len(players)}")
-            tally, elapsed = await drive(port, players, args, api, server.pid)
-            print(f"games_finished={tally.games_finished}")
-            server_rate = report("server_moves", tally, elapsed)
-    finally:
-        stop(server)
+    server_rate, players, _ = await server_run(args, work / "quiet", "server_moves", True)
+    if args.notify:
+        capture_dir = work / "capture"
+        smtp_port, ntfy_port = free_port(), free_port()
+        capture = start_capture(capture_dir, smtp_port, ntfy_port)
+        try:
+            extra = {
+                "EMAIL_BACKEND": "smtp", "SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(smtp_port),
+                "SMTP_SECURITY": "none", "NTFY_URL": f"http://127.0.0.1:{ntfy_port}",
+                "NTFY_TOKEN": "tk_benchmark",
+            }
+            notify_rate, _, _ = await server_run(
+                args, work / "notify", "notify_moves", False, extra, capture_dir / "mail"
+            )
+            mails = len(list((capture_dir / "mail").glob("*.eml")))
+            published = len((capture_dir / "ntfy.log").read_text().splitlines())
+            print(f"notify_captured_mails={mails}")
+            print(f"notify_captured_ntfy={published}")
+        finally:
+            stop(capture)
+        print(f"ratio_notify_to_quiet={notify_rate / server_rate:.3f}")
     if args.skip_bare:
         return
     port = free_port()
@@ -412,6 +488,69 @@ async def benchmark(args: argparse.Namespace, work: Path) -> None:
         stop(bare)
     print(f"ratio_server_to_bare={server_rate / bare_rate:.3f}")
     print(f"load_average_1min_after={os.getloadavg()[0]:.2f}")
+
+
+# --- capture servers for --notify ---------------------------------------------------------
+
+
+def start_capture(directory: Path, smtp_port: int, ntfy_port: int) -> subprocess.Popen[bytes]:
+    directory.mkdir(parents=True)
+    command = [sys.executable, __file__, "--serve-capture", str(smtp_port), str(ntfy_port),
+               str(directory)]
+    process = start(command, dict(os.environ), directory / "capture.log",
+                    f"http://127.0.0.1:{ntfy_port}/")
+    return process
+
+
+def serve_capture(smtp_port: int, ntfy_port: int, directory: Path) -> None:
+    """An aiosmtpd server writing each mail into `directory`/mail as an .eml file, and an
+    HTTP server appending one line per POST (an ntfy publish) to `directory`/ntfy.log."""
+    from aiosmtpd.controller import Controller
+
+    mail_dir = directory / "mail"
+    mail_dir.mkdir(parents=True, exist_ok=True)
+    counter = iter(range(10**9))
+
+    class Handler:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            path = mail_dir / f"{next(counter):09d}.eml"
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(envelope.content)
+            tmp.rename(path)
+            return "250 OK"
+
+    controller = Controller(Handler(), hostname="127.0.0.1", port=smtp_port)
+    controller.start()
+    log = open(directory / "ntfy.log", "a", buffering=1)  # noqa: SIM115
+
+    async def client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                length = 0
+                for line in lines[1:]:
+                    name, _, value = line.partition(":")
+                    if name.strip().lower() == "content-length":
+                        length = int(value)
+                if length:
+                    await reader.readexactly(length)
+                if lines[0].startswith("POST"):
+                    log.write(lines[0].split(" ")[1] + "\n")
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            writer.close()
+
+    async def serve() -> None:
+        server = await asyncio.start_server(client, "127.0.0.1", ntfy_port)
+        async with server:
+            await server.serve_forever()
+
+    try:
+        asyncio.run(serve())
+    finally:
+        controller.stop()
 
 
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop]:
@@ -427,6 +566,10 @@ def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--serve-bare":
         serve_bare(int(sys.argv[2]), sys.argv[3])
         return
+    if len(sys.argv) == 5 and sys.argv[1] == "--serve-capture":
+        with contextlib.suppress(KeyboardInterrupt):
+            serve_capture(int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time per run")
     parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured time first")
@@ -438,6 +581,9 @@ def main() -> None:
                         help="share of turns that place a wall while walls are left")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the move choice")
     parser.add_argument("--skip-bare", action="store_true", help="skip the bare Sanic run")
+    parser.add_argument("--notify", action="store_true",
+                        help="also run with notifications on (ntfy and SMTP to local capture "
+                        "servers) and print the ratio to the run without")
     args = parser.parse_args()
     if args.clients < 1 or args.seconds <= 0 or args.warmup < 0:
         parser.error("--clients must be >= 1, --seconds > 0 and --warmup >= 0")

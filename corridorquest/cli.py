@@ -15,7 +15,32 @@ from corridorquest import __version__
 
 # name -> (module, attribute, the one-line help `corridorquest --help` shows for it)
 SUBCOMMANDS = {
+    "backup": (
+        "corridorquest.operations_cli",
+        "backup",
+        "Copy the SQLite database to FILE while the server runs.",
+    ),
+    "check": (
+        "corridorquest.operations_cli",
+        "check",
+        "Check the database and replay every stored game.",
+    ),
     "engine": ("corridorquest.perft_cli", "engine", "Developer tools for the rules engine."),
+    "init-admin": (
+        "corridorquest.operations_cli",
+        "init_admin",
+        "(Re)create the admin user with a new password.",
+    ),
+    "migrate": (
+        "corridorquest.operations_cli",
+        "migrate",
+        "Run the pending database migrations.",
+    ),
+    "restore": (
+        "corridorquest.operations_cli",
+        "restore",
+        "Replace the SQLite database with a backup (server stopped).",
+    ),
     "serve": (
         "corridorquest.server_cli",
         "serve",

@@ -9,6 +9,11 @@ logged. Async subscribers run as tasks (the caller does not wait for them).
 
     bus.subscribe(GameStarted, on_started)
     bus.publish(GameStarted(game_id=4, revision=3))
+
+A subscriber that must not miss an event across a crash (notifications) also asks for it
+to be kept: `bus.keep(GameStarted)`. The writes then store such events in the same
+transaction as the change (`kept(events)` says which; `to_record` / `from_record` turn
+one into JSON-able fields and back), and a worker reads them from the database.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import inspect
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 log = logging.getLogger("corridorquest.events")
@@ -98,10 +103,62 @@ E = TypeVar("E", bound=Event)
 Handler = Callable[[Any], None] | Callable[[Any], Awaitable[None]]
 
 
+def _event_types(root: type[Event] = Event) -> dict[str, type[Event]]:
+    found: dict[str, type[Event]] = {}
+    for sub in root.__subclasses__():
+        found[sub.__name__] = sub
+        found.update(_event_types(sub))
+    return found
+
+
+def to_record(event: Event) -> tuple[str, dict[str, Any]]:
+    """`(type name, fields)` of an event, as JSON can hold them."""
+    values: dict[str, Any] = {}
+    for item in fields(event):
+        value = getattr(event, item.name)
+        if isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, dict):
+            value = [[k, v] for k, v in value.items()]  # keys stay ints
+        values[item.name] = value
+    return type(event).__name__, values
+
+
+def from_record(type_name: str, values: dict[str, Any]) -> Event | None:
+    """The event `to_record` made (None: no such event type is loaded any more)."""
+    event_type = _event_types().get(type_name)
+    if event_type is None:
+        return None
+    known = {item.name: item for item in fields(event_type)}
+    converted: dict[str, Any] = {}
+    for name, value in values.items():
+        if name not in known:
+            continue
+        if isinstance(value, list):
+            default = known[name].default_factory  # type: ignore[misc]
+            if default is dict:
+                value = {k: v for k, v in value}
+            else:
+                value = tuple(value)
+        converted[name] = value
+    return event_type(**converted)
+
+
 class EventBus:
     def __init__(self) -> None:
         self._handlers: dict[type[Event], list[Handler]] = defaultdict(list)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._kept: set[type[Event]] = set()
+
+    def keep(self, event_type: type[Event]) -> None:
+        """Writes store events of `event_type` (and subclasses) durably with their change."""
+        self._kept.add(event_type)
+
+    def kept(self, events: list[Event]) -> list[Event]:
+        """Which of `events` are to be stored with the change that made them."""
+        if not self._kept:
+            return []
+        return [e for e in events if any(t in self._kept for t in type(e).__mro__)]
 
     def subscribe(self, event_type: type[E], handler: Callable[[E], Any]) -> None:
         """Call `handler(event)` for every published event of `event_type` (or a subclass)."""

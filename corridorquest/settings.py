@@ -229,12 +229,11 @@ class Settings(BaseModel):
     )
     stall_remind_after: Seconds = Field(
         2 * 86400,
-        description="Remind a player whose turn has lasted this long (not sent yet: "
-        "reminders come with notifications).",
+        description="Remind a player whose turn has lasted this long (e-mail if the player "
+        "wants turn mails, ntfy with tag maintenance).",
     )
     stall_remind_interval: Seconds = Field(
-        86400,
-        description="Remind a stalling player again after this long (not sent yet).",
+        86400, ge=1, description="Remind a stalling player again after this long."
     )
     stall_timeout: Seconds = Field(
         14 * 86400, description="Remove a player whose turn lasted this long (cancels the game)."
@@ -242,10 +241,26 @@ class Settings(BaseModel):
     cancelled_retention: Seconds = Field(
         30 * 86400, description="Purge cancelled games this long after they were cancelled."
     )
+    outbox_attempts: int = Field(
+        12,
+        ge=1,
+        description="Delivery attempts of one e-mail or ntfy message before it is given up "
+        "(with a log line); the wait doubles from OUTBOX_RETRY_DELAY up to an hour.",
+    )
+    outbox_retry_delay: Seconds = Field(
+        5, description="Wait before the first retry of a failed e-mail or ntfy delivery."
+    )
+    outbox_retention: Seconds = Field(
+        2 * 86400,
+        description="Keep delivered and given-up outbox rows this long (their texts are "
+        "dropped at delivery), then purge them.",
+    )
+    ntfy_timeout: Seconds = Field(10, description="ntfy publish connect/send timeout.")
     scheduler_interval: Seconds = Field(
         60,
         description="How often the scheduler purges (cancelled games, expired codes, "
-        "sessions, records); it also wakes at each stall deadline.",
+        "sessions, records, old outbox rows) and sends the daily digests due; it also "
+        "wakes at each stall and reminder deadline.",
     )
 
     @model_validator(mode="before")

@@ -29,7 +29,9 @@ def test_help_lists_each_command_as_the_command_itself_describes_it() -> None:
     loaded = CliRunner().invoke(main, ["--help"])
     assert loaded.exit_code == 0, loaded.output
     assert commands_section(fresh.stdout) == commands_section(loaded.output)
-    assert [line.split()[0] for line in commands_section(fresh.stdout)[1:]] == ["engine", "serve"]
+    assert [line.split()[0] for line in commands_section(fresh.stdout)[1:]] == [
+        "backup", "check", "engine", "init-admin", "migrate", "restore", "serve"
+    ]
 
 
 def test_an_unknown_command_is_refused() -> None:

@@ -86,7 +86,7 @@ def test_two_setups_at_once_both_succeed_one_after_the_other(clone: Clone) -> No
     # the second waited for the first, said so, and found .venv ready
     assert "waiting for another dev.py to finish setting up .venv" in clone.second
     assert "installing" not in clone.second and "creating" not in clone.second
-    for program in ("cq", "cq-shell", "corridorquest"):
+    for program in ("cq", "cq-shell", "cq-admin", "corridorquest"):
         shown = subprocess.run(
             [str(clone.path / ".venv" / BIN / program), "--help"], capture_output=True, text=True
         )

@@ -7,7 +7,15 @@ import logging
 
 import pytest
 
-from corridorquest.events import ActionPlayed, EventBus, GameCancelled, GameEvent, GameStarted
+from corridorquest.events import (
+    ActionPlayed,
+    EventBus,
+    GameCancelled,
+    GameEvent,
+    GameFinished,
+    GameStarted,
+    PlayersInvited,
+)
 
 
 def test_subscribers_get_events_of_their_type_and_its_subclasses() -> None:
@@ -78,3 +86,34 @@ def test_unsubscribed_handlers_get_nothing() -> None:
     bus.unsubscribe(GameStarted, seen.append)
     bus.publish(GameStarted(game_id=1, revision=2, first_user_id=1))
     assert seen == []
+
+
+def test_every_event_the_notifications_keep_comes_back_equal_from_its_record() -> None:
+    import json
+
+    from corridorquest.events import from_record, to_record
+    from corridorquest.notify.audience import KEPT_EVENTS
+    from corridorquest.services.messages import AdminBroadcast, MessagePosted
+    from corridorquest.services.stalls import StallReminder
+    from corridorquest.services.users import UsernameChanged
+
+    samples = [
+        ActionPlayed(game_id=4, revision=9, n=7, user_id=2, seat="N", type="wall",
+                     notation="c3h", passed_user_ids=(3, 5), next_user_id=5),
+        GameStarted(game_id=4, revision=3, first_user_id=2),
+        GameFinished(game_id=4, revision=30, winner_id=2, scores={2: 87, 3: 13}),
+        GameCancelled(game_id=4, revision=31, by_user_id=None, reason="{user:3} left"),
+        PlayersInvited(game_id=4, revision=1, inviter_id=2, invitee_ids=(3, 4),
+                       invitation_code="abc"),
+        MessagePosted(game_id=4, revision=5, message_id=12, sender_id=2, recipient_id=None),
+        AdminBroadcast(game_ids=(1, 4), text="maintenance at noon"),
+        UsernameChanged(2, "dave", "davey"),
+        StallReminder(game_id=4, revision=9, user_id=5, turn_since="2026-11-25T10:00:00Z",
+                      removal_at="2026-12-09T10:00:00Z"),
+    ]
+    assert {type(sample) for sample in samples} == set(KEPT_EVENTS)
+    for sample in samples:
+        name, values = to_record(sample)
+        stored = json.loads(json.dumps(values))  # as the outbox keeps it
+        assert from_record(name, stored) == sample
+    assert from_record("NoSuchEvent", {}) is None

@@ -52,7 +52,8 @@ def test_only_the_store_imports_peewee() -> None:
 
 
 def test_clients_talk_http_only_and_never_import_server_code() -> None:
-    for package in ("client",):
+    for package in ("client", "admin"):
+        assert imported_modules(package), f"the {package} package has no modules"
         for module, names in imported_modules(package).items():
             for name in names:
                 if name.startswith("corridorquest"):

@@ -397,6 +397,18 @@ def test_client_pyz_runs_the_shell_on_request(built: Built) -> None:
     assert cq_help.stdout != by_argument.stdout
 
 
+def test_admin_pyz_runs_cq_admin_and_cq_pyz_runs_it_on_request(built: Built) -> None:
+    home = built.work / "client-home"
+    home.mkdir(exist_ok=True)
+    admin_pyz = built.client.with_name("cq-admin.pyz")
+    by_name = run_pyz(admin_pyz, "--help", env=clean_env(home))
+    by_argument = run_pyz(built.client, "admin", "--help", env=clean_env(home))
+    for done in (by_name, by_argument):
+        assert done.returncode == 0, done.stderr
+        assert "cq-admin" in done.stdout and "audit" in done.stdout
+    assert by_name.stdout == by_argument.stdout
+
+
 def test_client_pyz_refuses_an_unknown_command_variable(built: Built) -> None:
     home = built.work / "client-home"
     home.mkdir(exist_ok=True)

@@ -46,6 +46,7 @@ def show_me(me: dict[str, Any]) -> list[str]:
         f"Notify on Turn: {on_off(notify.get('turn'))}",
         f"Notify on Action: {on_off(notify.get('action'))}",
         f"Notify on Game: {on_off(notify.get('game'))}",
+        f"Daily digest: {on_off(notify.get('digest'))}",
         f"ntfy DM topic: {me.get('ntfy_dm_topic') or '(not set)'}",
     ]
     if session.get("expires_at"):
@@ -180,21 +181,28 @@ def show(state: AppState, user_name: str | None, highscores: bool) -> None:
 @click.option("-a", "--action", is_flag=True,
               help="Toggle action notifications (any pawn move or wall placement)")
 @click.option("-t", "--turn", is_flag=True, help="Toggle notification when it is your turn")
+@click.option("-d", "--digest", is_flag=True,
+              help="Toggle the daily digest: at most one e-mail a day listing the games "
+              "where it is your turn, instead of one e-mail per event")
 @pass_state
-def notify(state: AppState, game: bool, action: bool, turn: bool) -> None:
+def notify(state: AppState, game: bool, action: bool, turn: bool, digest: bool) -> None:
     """Change notification settings in participating games.
 
-    Each flag toggles one e-mail notification; 'cq user show' shows the settings.
+    Each flag toggles one e-mail setting; 'cq user show' shows the settings. With the
+    digest on, no e-mail is sent per event: one a day at most lists the games waiting
+    for your move (ntfy notifications are not affected).
     """
-    chosen = [name for name, on in (("game", game), ("action", action), ("turn", turn)) if on]
+    flags = (("game", game), ("action", action), ("turn", turn), ("digest", digest))
+    chosen = [name for name, on in flags if on]
     if not chosen:
-        raise click.UsageError("give at least one of --game, --action, --turn")
+        raise click.UsageError("give at least one of --game, --action, --turn, --digest")
     with state.api() as api:
         current = api.me().get("notify") or {}
         me = api.update_me({"notify": {name: not current.get(name) for name in chosen}})
     notify_now = me.get("notify") or {}
     for name in ("turn", "action", "game"):
         click.echo(f"Notify on {name.capitalize()}: {on_off(notify_now.get(name))}")
+    click.echo(f"Daily digest: {on_off(notify_now.get('digest'))}")
 
 
 @user.command(name="ntfy-dm-topic")

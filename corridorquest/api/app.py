@@ -2,8 +2,9 @@
 
 One blueprint per domain under /api/v1, one error handler, OpenAPI at
 /api-docs/openapi.json and Swagger UI at /api-docs (assets shipped in api/static).
-The service context (database, bus, outbox) opens when the server starts and closes
-when it stops; the scheduler (corridorquest/scheduler) starts after it and stops before.
+The service context (database, bus) opens when the server starts and closes when it
+stops; the notify worker (corridorquest/notify) and the scheduler (corridorquest/scheduler)
+start after it and stop before.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from sanic_ext.extensions.openapi.extension import OpenAPIExtension
 
 from corridorquest import __version__
 from corridorquest.api import (
+    admin_audit,
+    admin_games,
+    admin_server,
     admin_users,
     games,
     markers,
@@ -34,10 +38,10 @@ from corridorquest.api import (
 )
 from corridorquest.api.errors import install_error_handler
 from corridorquest.api.json_encoding import dumps
+from corridorquest.notify.worker import start_notifications
 from corridorquest.scheduler import start_scheduler
 from corridorquest.security.https_check import install_https_check
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.games import register_subscribers
 from corridorquest.services.users import ensure_initial_admin
 from corridorquest.settings import Settings
 
@@ -53,8 +57,11 @@ BLUEPRINTS: list[Blueprint] = [
     scores.bp,
     trading.bp,
     messages.bp,
-    messages.admin_bp,
+    admin_server.broadcasts_bp,  # POST /admin/broadcasts (instead of messages.admin_bp)
     admin_users.bp,
+    admin_games.bp,
+    admin_server.bp,
+    admin_audit.bp,
     users.bp,
     sessions.bp,
     sessions.verifications_bp,
@@ -116,7 +123,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
     @app.before_server_start
     async def open_services(app: Sanic[Any, Any]) -> None:
         ctx = ServiceContext.open(settings)
-        register_subscribers(ctx)
+        app.ctx.notifier = start_notifications(ctx)  # before any write: it keeps events
         app.ctx.services = ctx
         ensure_initial_admin(
             ctx.store, settings.admin_username, settings.admin_email, settings.init
@@ -140,6 +147,9 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         scheduler = getattr(app.ctx, "scheduler", None)
         if scheduler is not None:
             await scheduler.stop()
+        notifier = getattr(app.ctx, "notifier", None)
+        if notifier is not None:
+            await notifier.stop()
         ctx: ServiceContext | None = getattr(app.ctx, "services", None)
         if ctx is not None:
             await ctx.close()

@@ -15,8 +15,6 @@ from corridorquest.api.validation import parse_body, parse_query
 from corridorquest.services import messages
 
 bp = Blueprint("messages", url_prefix="/games")
-admin_bp = Blueprint("admin_broadcasts", url_prefix="/admin")
-
 TAG = "messages"
 
 
@@ -129,18 +127,3 @@ async def mute(request: Request, game_id: int) -> HTTPResponse:
         services(request), user, checked_id(game_id), body.username, body.muted
     )
     return json(muted)
-
-
-@admin_bp.post("/broadcasts")
-@documented(
-    "Post a system message to every Waiting and Started game (system admins only)",
-    tag=TAG,
-    ok=(201, BroadcastOut),
-    body=BroadcastIn,
-    errors=(403, 422),
-)
-async def broadcast(request: Request) -> HTTPResponse:
-    user = await require_user(request)
-    body = parse_body(request, BroadcastIn)
-    done = await messages.admin_broadcast(services(request), user, body.text)
-    return json(done, status=201)

@@ -50,6 +50,10 @@ class NotifyIn(BaseModel):
     turn: StrictBool | None = None
     action: StrictBool | None = None
     game: StrictBool | None = None
+    digest: StrictBool | None = Field(
+        None, description="true: one e-mail a day listing the games on your turn, "
+        "instead of one e-mail per event"
+    )
 
 
 class UserPatchIn(BaseModel):
@@ -65,6 +69,7 @@ class NotifyOut(BaseModel):
     turn: bool
     action: bool
     game: bool
+    digest: bool
 
 
 class SessionInfoOut(BaseModel):

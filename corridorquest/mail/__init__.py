@@ -1,9 +1,9 @@
-"""Outgoing e-mail: message building, delivery backends, and a non-blocking outbox.
+"""Outgoing e-mail: message building and delivery backends (the transport).
 
 ``EMAIL_BACKEND`` picks the backend: ``console`` (log each mail; the default), ``file``
-(one ``.eml`` file per mail in ``MAIL_DIR``) or ``smtp`` (aiosmtplib). Callers use
-:class:`Outbox`: ``outbox.send(...)`` returns at once; delivery runs in the background,
-retried with back-off, and a final failure is logged, never raised to the caller.
+(one ``.eml`` file per mail in ``MAIL_DIR``) or ``smtp`` (aiosmtplib). Nothing sends mail
+from a request: mail is queued in the durable outbox (store/outbox.py) and delivered by
+the notify worker (corridorquest/notify/worker.py), which retries with back-off.
 """
 
 from corridorquest.mail.backends import (
@@ -15,14 +15,12 @@ from corridorquest.mail.backends import (
     make_backend,
 )
 from corridorquest.mail.message import build_message
-from corridorquest.mail.outbox import Outbox
 
 __all__ = [
     "ConsoleBackend",
     "FileBackend",
     "MailBackend",
     "MailConfig",
-    "Outbox",
     "SmtpBackend",
     "build_message",
     "make_backend",

@@ -6,6 +6,7 @@ raises; retrying is the outbox's job.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import tempfile
@@ -141,6 +142,56 @@ class SmtpBackend:
             timeout=config.smtp_timeout,
             cert_bundle=config.smtp_ca_file or None,
         )
+
+
+    async def deliver_many(self, messages: list[EmailMessage]) -> list[Exception | None]:
+        """Several messages over one connection: per message, None or why it failed."""
+        config = self.config
+        client = aiosmtplib.SMTP(
+            hostname=config.smtp_host,
+            port=config.smtp_port,
+            username=config.smtp_user or None,
+            password=config.smtp_password or None,
+            use_tls=config.smtp_security == "tls",
+            start_tls=True if config.smtp_security == "starttls" else False,
+            timeout=config.smtp_timeout,
+            cert_bundle=config.smtp_ca_file or None,
+        )
+        try:
+            await client.connect()
+        except Exception as error:  # the server is away: every message failed
+            return [error for _ in messages]
+        results: list[Exception | None] = []
+        try:
+            for message in messages:
+                try:
+                    await client.send_message(message)
+                    results.append(None)
+                except aiosmtplib.SMTPServerDisconnected as error:
+                    results += [error] * (len(messages) - len(results))
+                    break
+                except Exception as error:
+                    results.append(error)
+        finally:
+            with contextlib.suppress(Exception):
+                await client.quit()
+        return results
+
+
+async def deliver_all(backend: MailBackend, messages: list[EmailMessage]) -> list[Exception | None]:
+    """Deliver `messages` (over one connection where the backend can); per message, None
+    or the error that stopped it."""
+    many = getattr(backend, "deliver_many", None)
+    if many is not None:
+        return await many(messages)  # type: ignore[no-any-return]
+    results: list[Exception | None] = []
+    for message in messages:
+        try:
+            await backend.deliver(message)
+            results.append(None)
+        except Exception as error:
+            results.append(error)
+    return results
 
 
 def make_backend(config: MailConfig) -> MailBackend:

@@ -2,13 +2,16 @@
 
 - stalls: remove players whose turn lasted STALL_TIMEOUT (`services.stalls`); wakes at
   the next turn's deadline.
+- reminders: remind players whose turn lasted STALL_REMIND_AFTER, again every
+  STALL_REMIND_INTERVAL (`services.stalls`); wakes at the next reminder's moment.
+- digests, every SCHEDULER_INTERVAL: the daily digest mails due (`notify.digest`).
 - maintenance, every SCHEDULER_INTERVAL: cancelled games past CANCELLED_RETENTION,
   expired verifications and signups, expired sessions and old login attempts, old
-  idempotency keys, old invitation-mail records.
+  idempotency keys, old invitation-mail records, delivered outbox rows past
+  OUTBOX_RETENTION.
 
 A purge runs in transactions of at most `PURGE_BATCH` games (the store's transactions run
-inline on SQLite: keep each one short). Reminders (STALL_REMIND_AFTER) will be one more
-sweep here.
+inline on SQLite: keep each one short).
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
+from corridorquest.notify.digest import send_digests
 from corridorquest.scheduler.leader import leadership_for
 from corridorquest.scheduler.loop import Scheduler, Sweep
 from corridorquest.services import games, idempotency, invitations, sessions, verification
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.stalls import sweep_stalls
+from corridorquest.services.stalls import sweep_reminders, sweep_stalls
+from corridorquest.store import outbox
 
 
 async def purge_cancelled_games(ctx: ServiceContext) -> None:
@@ -47,6 +52,7 @@ async def purge_accounts(ctx: ServiceContext) -> None:
 async def purge_records(ctx: ServiceContext) -> None:
     await ctx.store.transaction(idempotency.purge_expired)
     await ctx.store.transaction(invitations.purge_expired)
+    await ctx.store.transaction(outbox.purge_done, ctx.settings.outbox_retention)
 
 
 def every_interval(purge: Callable[[ServiceContext], Awaitable[None]]) -> Sweep:
@@ -61,6 +67,8 @@ def every_interval(purge: Callable[[ServiceContext], Awaitable[None]]) -> Sweep:
 
 SWEEPS: list[Sweep] = [
     Sweep("stalls", sweep_stalls),
+    Sweep("reminders", sweep_reminders),
+    every_interval(send_digests),
     every_interval(purge_cancelled_games),
     every_interval(purge_accounts),
     every_interval(purge_records),

@@ -11,6 +11,7 @@ import re
 from corridorquest.services.errors import Unprocessable
 
 USERNAME_MAX = 10
+GAME_TOPIC_PREFIX = "game_"  # the ntfy topics of games (notify/facts.py)
 DESCRIPTION_MAX = 50
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
@@ -43,6 +44,11 @@ def check_username(username: str) -> str:
         )
     if username.lower() in RESERVED_USERNAMES:
         raise Unprocessable("invalid_username", f"the username {username!r} is reserved")
+    if username.lower().startswith(GAME_TOPIC_PREFIX):
+        # a user's ntfy topic is its username; game topics are game_<id> / game_<code>
+        raise Unprocessable(
+            "invalid_username", f"a username may not start with {GAME_TOPIC_PREFIX!r}"
+        )
     return username
 
 
@@ -103,10 +109,17 @@ def check_ntfy_topic(topic: str | None) -> str | None:
     """A topic, or None to clear it (an empty string clears it too)."""
     if topic is None or topic == "":
         return None
-    if not _NTFY_TOPIC.match(topic):
+    # Longer than any username and never game_...: a DM topic is never the (public) topic of
+    # a user or a game, where other players' DMs would be read by anyone.
+    if (
+        not _NTFY_TOPIC.match(topic)
+        or len(topic) <= USERNAME_MAX
+        or topic.lower().startswith(GAME_TOPIC_PREFIX)
+    ):
         raise Unprocessable(
             "invalid_ntfy_topic",
-            "an ntfy topic has 1 to 64 letters, digits, _ or - (keep it secret)",
+            f"a DM topic has {USERNAME_MAX + 1} to 64 letters, digits, _ or -, and does not "
+            f"start with {GAME_TOPIC_PREFIX!r} (keep it secret: whoever knows it reads your DMs)",
         )
     return topic
 

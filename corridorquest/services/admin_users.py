@@ -1,33 +1,342 @@
-"""What system administrators do to user accounts (SPEC §7): unlock a locked account."""
+"""What system administrators do to user accounts (SPEC §7): list, show, lock, unlock,
+verify, promote, demote, end the sessions of, and delete an account.
+
+Every change is recorded in the audit log (`admin_audit.record`) in its transaction.
+
+Deleting anonymises the account rather than deleting its row (docs/administration-users.md,
+"Deleting a user"): the foreign keys cascade, so deleting the row would delete its moves
+and seats from finished games, which must keep replaying and scoring. The row stays as
+`deleted-user-<id>`: no e-mail address, an unusable password, locked, not an admin, no
+sessions; its waiting games are left (or cancelled, where it was the game admin) and its
+started games cancelled with a system message. Finished games and scores show the
+`deleted-user-<id>` name.
+"""
 
 from __future__ import annotations
 
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from corridorquest.events import Event
+from corridorquest.security.passwords import hash_password_sync
+from corridorquest.security.tokens import new_password
+from corridorquest.services.admin_audit import record, require_admin
+from corridorquest.services.admin_games import remove_in_transaction
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import Forbidden, NotFound
+from corridorquest.services.errors import BadRequest, Conflict, NotFound
+from corridorquest.services.game_access import load_game
+from corridorquest.services.games import run_system_write
 from corridorquest.services.sessions import find_user
-from corridorquest.services.users import public_view
-from corridorquest.store.models import User
+from corridorquest.services.user_refs import literal
+from corridorquest.services.users import iso, public_view
+from corridorquest.store import transaction_lock
+from corridorquest.store.models import (
+    Game,
+    GamePlayer,
+    IdempotentResponse,
+    InvitationMail,
+    LoginAttempt,
+    MessageMute,
+    PasswordRequest,
+    Session,
+    User,
+    Verification,
+    utcnow,
+)
+
+MAX_LIMIT = 1000
+DELETED_PREFIX = "deleted-user-"
+STATUSES = ("waiting", "started", "finished", "cancelled")
 
 
-def require_admin(current: CurrentUser, what: str) -> None:
-    if not current.is_admin:
-        raise Forbidden("not_admin", f"only system administrators may {what}")
+@dataclass
+class UserFilter:
+    locked: bool = False
+    unverified: bool = False
+    admins: bool = False
+    search: str | None = None
+    limit: int = 200
+
+
+def _user(username: str) -> User:
+    user = find_user(username)
+    if user is None:
+        raise NotFound("user_not_found", f"no user {username!r}")
+    return user
+
+
+def row_view(user: User) -> dict[str, Any]:
+    """A user as administrators list it."""
+    return {
+        **public_view(user),
+        "email": user.email,
+        "verified": user.verified,
+        "locked": user.locked,
+    }
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def _list(filters: UserFilter) -> list[dict[str, Any]]:
+    query = User.select()
+    if filters.locked:
+        query = query.where(User.locked == True)  # noqa: E712
+    if filters.unverified:
+        query = query.where(User.verified == False)  # noqa: E712
+    if filters.admins:
+        query = query.where(User.is_admin == True)  # noqa: E712
+    if filters.search:
+        text = filters.search.strip()
+        query = query.where(User.username.contains(text) | User.email.contains(text))
+    return [row_view(user) for user in query.order_by(User.username).limit(filters.limit)]
+
+
+async def list_users(
+    ctx: ServiceContext, current: CurrentUser, filters: UserFilter
+) -> list[dict[str, Any]]:
+    """Accounts matching every filter given, by username."""
+    require_admin(current, "list users")
+    if not 1 <= filters.limit <= MAX_LIMIT:
+        raise BadRequest("bad_request", f"limit must be between 1 and {MAX_LIMIT}")
+    return await ctx.store.transaction(_list, filters)
+
+
+def _show(username: str) -> dict[str, Any]:
+    user = _user(username)
+    now = utcnow()
+    sessions = list(
+        Session.select(Session.last_seen_at)
+        .where((Session.user == user.id) & (Session.expires_at > now))
+    )
+    rows = list(
+        Game.select(Game.id, Game.status)
+        .join(GamePlayer, on=(GamePlayer.game == Game.id))
+        .where(GamePlayer.user == user.id)
+        .order_by(Game.id)
+    )
+    counts = {status: 0 for status in STATUSES}
+    for game in rows:
+        counts[game.status] = counts.get(game.status, 0) + 1
+    day_ago = now - timedelta(days=1)
+    failed = list(
+        LoginAttempt.select(LoginAttempt.at)
+        .where(
+            (LoginAttempt.username == user.username.lower())
+            & (LoginAttempt.succeeded == False)  # noqa: E712
+        )
+        .order_by(LoginAttempt.at.desc())
+    )
+    return {
+        **row_view(user),
+        "password_changed_at": iso(user.password_changed_at),
+        "sessions": {
+            "active": len(sessions),
+            "last_seen_at": iso(max((s.last_seen_at for s in sessions), default=None)),
+        },
+        "games": counts,
+        "active_games": [g.id for g in rows if g.status in ("waiting", "started")],
+        "failed_logins": {
+            "last_day": sum(1 for attempt in failed if attempt.at >= day_ago),
+            "kept": len(failed),
+            "last_at": iso(failed[0].at) if failed else None,
+        },
+    }
+
+
+async def show_user(ctx: ServiceContext, current: CurrentUser, username: str) -> dict[str, Any]:
+    """Everything an administrator may see of an account."""
+    require_admin(current, "inspect users")
+    return await ctx.store.transaction(_show, username)
+
+
+# --- small changes --------------------------------------------------------------------------
+
+
+def _not_yourself(current: CurrentUser, user: User, what: str) -> None:
+    if user.id == current.id:
+        raise Conflict("own_account", f"you cannot {what} your own account")
+
+
+def _other_admins(user: User) -> int:
+    """Administrators besides `user` who can log in (locked ones cannot)."""
+    transaction_lock("admins")
+    return (
+        User.select()
+        .where(
+            (User.is_admin == True)  # noqa: E712
+            & (User.locked == False)  # noqa: E712
+            & (User.id != user.id)
+        )
+        .count()
+    )
+
+
+def _last_admin(user: User, what: str) -> None:
+    if user.is_admin and _other_admins(user) == 0:
+        raise Conflict("last_admin", f"{user.username} is the last administrator: cannot {what}")
+
+
+async def _change(
+    ctx: ServiceContext, current: CurrentUser, username: str, action: str, change: Any
+) -> dict[str, Any]:
+    """Apply `change(user) -> detail` to the account and record `action`; answers the
+    account's row view."""
+
+    def write() -> dict[str, Any]:
+        user = _user(username)
+        detail = change(user)
+        user.save()
+        record(current, action, f"user {user.username}", detail)
+        return row_view(user)
+
+    return await ctx.store.transaction(write)
 
 
 async def unlock(ctx: ServiceContext, current: CurrentUser, username: str) -> dict[str, Any]:
-    """Unlock an account locked by three wrong verification codes; answers its public view."""
+    """Unlock an account (locked by three wrong verification codes, or by an admin)."""
     require_admin(current, "unlock accounts")
 
+    def change(user: User) -> str:
+        was = user.locked
+        user.locked = False
+        return "unlocked" if was else "was not locked"
+
+    return await _change(ctx, current, username, "user.unlock", change)
+
+
+async def lock(ctx: ServiceContext, current: CurrentUser, username: str) -> dict[str, Any]:
+    """Lock an account: its sessions end and it cannot log in until unlocked."""
+    require_admin(current, "lock accounts")
+
+    def change(user: User) -> str:
+        _not_yourself(current, user, "lock")
+        _last_admin(user, "lock it")
+        ended = Session.delete().where(Session.user == user.id).execute()
+        user.locked = True
+        return f"{ended} sessions ended"
+
+    return await _change(ctx, current, username, "user.lock", change)
+
+
+async def verify(ctx: ServiceContext, current: CurrentUser, username: str) -> dict[str, Any]:
+    """Finish a signup whose code never arrived: the account is verified and may log in."""
+    require_admin(current, "verify accounts")
+
+    def change(user: User) -> str:
+        was = user.verified
+        user.verified = True
+        Verification.delete().where(
+            (Verification.user == user.id) & (Verification.purpose == "signup")
+        ).execute()
+        return "verified" if not was else "was verified already"
+
+    return await _change(ctx, current, username, "user.verify", change)
+
+
+async def promote(ctx: ServiceContext, current: CurrentUser, username: str) -> dict[str, Any]:
+    """Make the account a system administrator."""
+    require_admin(current, "promote users")
+
+    def change(user: User) -> str:
+        was = user.is_admin
+        user.is_admin = True
+        return "was an administrator already" if was else "now an administrator"
+
+    return await _change(ctx, current, username, "user.promote", change)
+
+
+async def demote(ctx: ServiceContext, current: CurrentUser, username: str) -> dict[str, Any]:
+    """Take the administrator flag away (never from the last administrator: 409)."""
+    require_admin(current, "demote administrators")
+
+    def change(user: User) -> str:
+        was = user.is_admin
+        _last_admin(user, "demote it")
+        user.is_admin = False
+        return "no longer an administrator" if was else "was not an administrator"
+
+    return await _change(ctx, current, username, "user.demote", change)
+
+
+async def logout(ctx: ServiceContext, current: CurrentUser, username: str) -> dict[str, Any]:
+    """End every session of the account (its tokens stop working at once)."""
+    require_admin(current, "end sessions")
+
     def write() -> dict[str, Any]:
-        user = find_user(username)
-        if user is None:
-            raise NotFound("user_not_found", f"no user {username!r}")
-        if user.locked:
-            user.locked = False
-            user.save(only=[User.locked])
-        return {**public_view(user), "locked": False}
+        user = _user(username)
+        ended = int(Session.delete().where(Session.user == user.id).execute())
+        record(current, "user.logout", f"user {user.username}", f"{ended} sessions ended")
+        return {"username": user.username, "sessions_ended": ended}
 
     return await ctx.store.transaction(write)
+
+
+# --- deleting -------------------------------------------------------------------------------
+
+
+def _free_name(user_id: int) -> str:
+    name = f"{DELETED_PREFIX}{user_id}"
+    if find_user(name) is not None:  # somebody took that name: add a random part
+        name = f"{DELETED_PREFIX}{user_id}-{secrets.token_hex(3)}"
+    return name
+
+
+async def delete(ctx: ServiceContext, current: CurrentUser, username: str) -> dict[str, Any]:
+    """Delete (anonymise) an account; its waiting and started games as described above."""
+    require_admin(current, "delete users")
+    unusable = await ctx.password_work(hash_password_sync, new_password())
+
+    def write(events: list[Event]) -> dict[str, Any]:
+        user = _user(username)
+        _not_yourself(current, user, "delete")
+        _last_admin(user, "delete it")
+        old = user.username
+        active = [
+            game.id
+            for game in Game.select(Game.id)
+            .join(GamePlayer, on=(GamePlayer.game == Game.id))
+            .where((GamePlayer.user == user.id) & Game.status.in_(["waiting", "started"]))
+            .order_by(Game.id)
+        ]
+        left: list[int] = []
+        cancelled: list[int] = []
+        reason = f"an administrator deleted the account of {literal(old)}"
+        for game_id in active:
+            loaded = load_game(game_id, lock=True)
+            outcome = remove_in_transaction(loaded, current, user.id, reason, events)
+            (left if outcome == "left" else cancelled).append(game_id)
+        for model in (Session, Verification, IdempotentResponse, PasswordRequest, InvitationMail):
+            model.delete().where(model.user == user.id).execute()
+        MessageMute.delete().where(
+            (MessageMute.user == user.id) | (MessageMute.muted == user.id)
+        ).execute()
+        user.username = _free_name(user.id)
+        user.email = f"{user.username}@deleted.invalid"
+        user.password_hash = unusable
+        user.password_changed_at = utcnow()
+        user.description = ""
+        user.ntfy_dm_topic = None
+        user.notify_turn = user.notify_action = user.notify_game = user.notify_digest = False
+        user.is_admin = False
+        user.verified = True  # never an "expired signup" that a new signup could remove
+        user.locked = True
+        user.save()
+        record(
+            current,
+            "user.delete",
+            f"user {old}",
+            f"now {user.username}; games left: {left or 'none'}; "
+            f"games cancelled: {cancelled or 'none'}",
+        )
+        return {
+            "username": old,
+            "deleted_as": user.username,
+            "games_left": left,
+            "games_cancelled": cancelled,
+        }
+
+    return await run_system_write(ctx, write)

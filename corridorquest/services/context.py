@@ -1,4 +1,4 @@
-"""What every service function receives: settings, the store, the event bus, the outbox.
+"""What every service function receives: settings, the store, the event bus.
 
 The API opens one `ServiceContext` per server process at start and closes it at stop;
 scripts and tests may open their own. Password hashing (argon2) goes through
@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
 from corridorquest.events import EventBus
-from corridorquest.mail import MailConfig, Outbox
 from corridorquest.security.hashing_pool import PasswordPool, PasswordPoolBusy
 from corridorquest.services.errors import Unavailable
 from corridorquest.settings import Settings
@@ -38,12 +37,11 @@ class ServiceContext:
     settings: Settings
     store: Store
     bus: EventBus
-    outbox: Outbox
     passwords: PasswordPool | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, settings: Settings) -> ServiceContext:
-        """Open (create, migrate) the database and wire the bus and the outbox."""
+        """Open (create, migrate) the database and make the bus."""
         sqlite = SqliteOptions(
             synchronous=settings.sqlite_synchronous,
             busy_timeout=settings.database_busy_timeout,
@@ -51,8 +49,7 @@ class ServiceContext:
         )
         store = Store.open(settings.database_url, settings.db_pool_size, sqlite=sqlite)
         store.start_server_mode()
-        outbox = Outbox.from_config(MailConfig.from_settings(settings))
-        return cls(settings=settings, store=store, bus=EventBus(), outbox=outbox)
+        return cls(settings=settings, store=store, bus=EventBus())
 
     async def run_blocking(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run blocking `fn` in the loop's default thread pool, off the event loop.
@@ -81,10 +78,9 @@ class ServiceContext:
             ) from None
 
     async def close(self) -> None:
-        """Shut down: let subscribers finish, give queued mail a few seconds, close the DB."""
+        """Shut down: let subscribers finish, close the DB (undelivered notifications wait
+        in the durable outbox for the next start)."""
         await self.bus.drain()
-        await self.outbox.drain(timeout=5)
-        await self.outbox.close()
         self.store.close()
         if self.passwords is not None:
             self.passwords.close()

@@ -38,6 +38,7 @@ from corridorquest.services.game_access import (
     require_status,
 )
 from corridorquest.services.game_views import game_view
+from corridorquest.services.outbound import keep_events
 from corridorquest.services.user_refs import ref
 from corridorquest.store import IntegrityError, transaction_lock
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
@@ -165,6 +166,7 @@ async def run_write(
         events.clear()
         answer = idempotency.once(user.id, key, scope, lambda: write(events))
         system_messages.record_events(events)  # SPEC §8, in the same transaction
+        keep_events(ctx, events)  # for the notifications, in the same transaction
         return answer
 
     try:
@@ -192,6 +194,7 @@ async def run_system_write(
         events.clear()
         answer = write(events)
         system_messages.record_events(events)
+        keep_events(ctx, events)
         return answer
 
     answer = await ctx.store.transaction(transaction)
@@ -414,8 +417,3 @@ async def cancel(
         return 200, game_view(loaded, user.id)
 
     return await run_write(ctx, user, key, f"DELETE /games/{game_id}", write)
-
-
-def register_subscribers(ctx: ServiceContext) -> None:
-    """Wire the games domain's reactions to events (invitation e-mails)."""
-    invitations.register(ctx)

@@ -34,13 +34,14 @@ from corridorquest.security.policy import has_control_characters
 from corridorquest.services import idempotency
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
+from corridorquest.services.errors import Conflict, NotFound, Unprocessable
 from corridorquest.services.game_access import LoadedGame, load_visible, require_player
 from corridorquest.services.game_views import iso
+from corridorquest.services.outbound import keep_events
 from corridorquest.services.server import get_value
-from corridorquest.services.system_messages import PLAYER, SYSTEM, add_system
-from corridorquest.services.user_refs import ids_in, literal, render, usernames
-from corridorquest.store.models import Game, GameMessage, MessageMute, User, utcnow
+from corridorquest.services.system_messages import PLAYER, SYSTEM
+from corridorquest.services.user_refs import ids_in, render, usernames
+from corridorquest.store.models import GameMessage, MessageMute, User, utcnow
 
 MAX_TEXT = 500
 ADMIN_PREFIX = "Message from the administrators: "
@@ -275,6 +276,7 @@ async def send_message(
                 recipient_id=row.recipient_id,
             )
         )
+        keep_events(ctx, events)
         names = _usernames(loaded, {user.id} | ({recipient.id} if recipient else set()))
         return 201, message_view(row, _number_of(row, user.id), names, user.id, False)
 
@@ -311,25 +313,3 @@ async def set_mute(
         return {"muted": sorted(names[i] for i in ids)}
 
     return await ctx.store.transaction(write)
-
-
-async def admin_broadcast(ctx: ServiceContext, user: CurrentUser, text: str) -> dict[str, Any]:
-    """A system message from the administrators to every Waiting and Started game."""
-    if not user.is_admin:
-        raise Forbidden("not_admin", "only system administrators may broadcast")
-    text = checked_text(text)
-
-    def write() -> list[int]:
-        ids = [
-            game.id
-            for game in Game.select(Game.id)
-            .where(Game.status.in_(["waiting", "started"]))
-            .order_by(Game.id)
-        ]
-        for game_id in ids:
-            add_system(game_id, ADMIN_PREFIX + literal(text))
-        return ids
-
-    game_ids = await ctx.store.transaction(write)
-    ctx.bus.publish(AdminBroadcast(game_ids=tuple(game_ids), text=text))
-    return {"games": game_ids, "text": ADMIN_PREFIX + text}

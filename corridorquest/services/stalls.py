@@ -1,5 +1,7 @@
-"""Stalling players (SPEC §10): a player whose turn has lasted STALL_TIMEOUT is removed,
-which cancels the game like a withdrawal, with a system message saying why.
+"""Stalling players (SPEC §10): a player whose turn has lasted STALL_REMIND_AFTER is
+reminded (`StallReminder`, a kept event: the notifications tell the player), again every
+STALL_REMIND_INTERVAL; a player whose turn has lasted STALL_TIMEOUT is removed, which
+cancels the game like a withdrawal, with a system message saying why.
 
 The scheduler calls `sweep_stalls`; it knows nothing of games. The deadlines come from
 the database (each started game's `turn_since`), so a restart loses nothing and a late
@@ -13,17 +15,29 @@ first, leaves nothing to do.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from corridorquest.events import Event
+from corridorquest.events import Event, GameEvent
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import NotFound
 from corridorquest.services.game_access import load_game
 from corridorquest.services.games import cancel_game, run_system_write
+from corridorquest.services.outbound import keep_events
 from corridorquest.services.user_refs import ref
 from corridorquest.store.models import Game, utcnow
 
 BATCH = 20  # stalled games read per transaction; each removal is a transaction of its own
+
+
+@dataclass(frozen=True)
+class StallReminder(GameEvent):
+    """`user_id`'s turn in the game has lasted since `turn_since` (a reminder is due);
+    `removal_at`: when the player will be removed if it still has not moved."""
+
+    user_id: int
+    turn_since: str  # ISO 8601, UTC
+    removal_at: str
 
 
 def describe(seconds: int) -> str:
@@ -118,3 +132,90 @@ async def sweep_stalls(ctx: ServiceContext) -> datetime | None:
     if earliest is None:
         return horizon
     return min(horizon, earliest + timedelta(seconds=timeout))
+
+
+# --- reminders ----------------------------------------------------------------------------
+
+
+def remind_due(
+    after_seconds: int, interval_seconds: int, timeout_seconds: int
+) -> list[StallReminder]:
+    """Inside a transaction: mark up to BATCH turns whose reminder is due as reminded now;
+    a `StallReminder` for each. Due: the turn has lasted
+    `after_seconds`, the last reminder of that turn (if any) is `interval_seconds` old, and
+    the player is not already due for removal."""
+    now = utcnow()
+    first = now - timedelta(seconds=after_seconds)
+    again = now - timedelta(seconds=interval_seconds)
+    removal = now - timedelta(seconds=timeout_seconds)
+    rows = list(
+        Game.select(Game.id, Game.revision, Game.turn_user, Game.turn_since)
+        .where(
+            (Game.status == "started")
+            & Game.turn_user.is_null(False)
+            & (Game.turn_since <= first)
+            & (Game.turn_since > removal)
+            & (Game.reminded_at.is_null() | (Game.reminded_at <= again))
+        )
+        .order_by(Game.turn_since, Game.id)
+        .limit(BATCH)
+    )
+    if not rows:
+        return []
+    Game.update(reminded_at=now).where(Game.id.in_([row.id for row in rows])).execute()
+    timeout = timedelta(seconds=timeout_seconds)
+    return [
+        StallReminder(
+            game_id=row.id,
+            revision=row.revision,
+            user_id=row.turn_user_id,
+            turn_since=row.turn_since.isoformat() + "Z",
+            removal_at=(row.turn_since + timeout).isoformat() + "Z",
+        )
+        for row in rows
+    ]
+
+
+def next_reminder(after_seconds: int, interval_seconds: int) -> datetime | None:
+    """Inside a transaction: the next moment a reminder falls due (None: no started game)."""
+    started = (Game.status == "started") & Game.turn_since.is_null(False)
+    unreminded = (
+        Game.select(Game.turn_since)
+        .where(started & Game.reminded_at.is_null())
+        .order_by(Game.turn_since)
+        .first()
+    )
+    reminded = (
+        Game.select(Game.reminded_at)
+        .where(started & Game.reminded_at.is_null(False))
+        .order_by(Game.reminded_at)
+        .first()
+    )
+    moments = []
+    if unreminded is not None:
+        moments.append(unreminded.turn_since + timedelta(seconds=after_seconds))
+    if reminded is not None:
+        moments.append(reminded.reminded_at + timedelta(seconds=interval_seconds))
+    return min(moments) if moments else None
+
+
+async def sweep_reminders(ctx: ServiceContext) -> datetime | None:
+    """Remind every player whose turn has lasted STALL_REMIND_AFTER (again every
+    STALL_REMIND_INTERVAL); the next moment a reminder can fall due."""
+    settings = ctx.settings
+    after, interval = settings.stall_remind_after, settings.stall_remind_interval
+
+    def remind() -> list[StallReminder]:
+        reminders = remind_due(after, interval, settings.stall_timeout)
+        keep_events(ctx, reminders)
+        return reminders
+
+    while True:
+        reminders = await ctx.store.transaction(remind)
+        for reminder in reminders:
+            ctx.bus.publish(reminder)
+        if len(reminders) < BATCH:
+            break
+    horizon = utcnow() + timedelta(seconds=min(after, interval))
+    found = await ctx.store.transaction(next_reminder, after, interval)
+    return horizon if found is None else min(horizon, found)

@@ -22,13 +22,14 @@ from corridorquest.services.errors import (
     RateLimited,
     Unprocessable,
 )
+from corridorquest.services.outbound import keep_events, queue_mail, wake
 from corridorquest.services.sessions import ADDRESS_MAX, find_user
 from corridorquest.services.verification import (
     RESEND_COOLDOWN,
     cooldown_left,
     is_expired_signup,
     issue,
-    send_code,
+    queue_code_mail,
     signup_retention,
 )
 from corridorquest.settings import Settings
@@ -37,7 +38,7 @@ from corridorquest.store.models import IntegrityError, PasswordRequest, Session,
 
 log = logging.getLogger("corridorquest.users")
 
-NOTIFY_KINDS = ("turn", "action", "game")
+NOTIFY_KINDS = ("turn", "action", "game", "digest")
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ def private_view(user: User, session_expires_at: datetime | None) -> dict[str, A
             "turn": user.notify_turn,
             "action": user.notify_action,
             "game": user.notify_game,
+            "digest": user.notify_digest,
         },
         "ntfy_dm_topic": user.ntfy_dm_topic,
         "password_changed_at": iso(user.password_changed_at),
@@ -183,15 +185,16 @@ async def signup(
             user.locked = False
             user.save()
         issued = issue(user, "signup", ttl)
+        queue_code_mail(ctx.settings, email, username, "signup", issued.code)
         return issued.token, issued.code
 
     try:
-        token, code = await ctx.store.transaction(create)
+        token, _ = await ctx.store.transaction(create)
     except IntegrityError:  # a concurrent signup won the race: say which value it took
         taken_email = await ctx.store.transaction(_email_taken, email, retention)
         kind = "email_taken" if taken_email else "username_taken"
         raise _taken_error(kind, email if taken_email else username) from None
-    send_code(ctx, email, username, "signup", code)
+    wake(ctx)
     return {"username": username, "verification_token": token, "purpose": "signup"}
 
 
@@ -275,10 +278,11 @@ async def request_password_change(
         PasswordRequest.delete().where(PasswordRequest.at <= now - keep).execute()
         PasswordRequest.create(user=fresh, address=address, at=now)
         issued = issue(fresh, "password", ttl, new_value=password_hash)
+        queue_code_mail(settings, fresh.email, fresh.username, "password", issued.code)
         return fresh, issued.token, issued.code
 
-    fresh, token, code = await ctx.store.transaction(create)
-    send_code(ctx, fresh.email, fresh.username, "password", code)
+    _, token, _ = await ctx.store.transaction(create)
+    wake(ctx)
     return {"verification_token": token, "purpose": "password"}
 
 
@@ -291,25 +295,26 @@ async def request_email_change(
     ttl = ctx.settings.verification_code_ttl
     retention = signup_retention(ctx.settings)
 
-    def create() -> tuple[str, str, str, str]:
+    def create() -> str:
         user = _usable(User.get_or_none(User.id == current.id), current.username)
         if user.email.lower() == email.lower():
             raise Unprocessable("invalid_email", "that is already your e-mail address")
         if _email_taken(email, retention, except_id=user.id, free=True):
             raise _taken_error("email_taken", email)
         issued = issue(user, "email", ttl, new_value=email)
-        return user.email, user.username, issued.token, issued.code
+        queue_code_mail(ctx.settings, email, user.username, "email", issued.code)
+        queue_mail(
+            user.email,
+            "Corridor Quest: e-mail address change requested",
+            f"Hello {user.username},\n\nSomeone logged in as you asked to change the e-mail "
+            f"address of your Corridor Quest account to {email}. A code was sent to that "
+            "address; the change happens only when that code is entered.\n\nIf this was "
+            "not you, change your password and contact the server administrator.\n",
+        )
+        return issued.token
 
-    old_email, username, token, code = await ctx.store.transaction(create)
-    send_code(ctx, email, username, "email", code)
-    ctx.outbox.send(
-        old_email,
-        "Corridor Quest: e-mail address change requested",
-        f"Hello {username},\n\nSomeone logged in as you asked to change the e-mail address "
-        f"of your Corridor Quest account to {email}. A code was sent to that address; the "
-        "change happens only when that code is entered.\n\nIf this was not you, change "
-        "your password and contact the server administrator.\n",
-    )
+    token = await ctx.store.transaction(create)
+    wake(ctx)
     return {"verification_token": token, "purpose": "email"}
 
 
@@ -345,7 +350,9 @@ async def update_me(
         values["ntfy_dm_topic"] = policy.check_ntfy_topic(changes["ntfy_dm_topic"])
     for kind, enabled in (changes.get("notify") or {}).items():
         if kind not in NOTIFY_KINDS or not isinstance(enabled, bool):
-            raise Unprocessable("invalid_notify", "notify takes turn, action, game: true|false")
+            raise Unprocessable(
+                "invalid_notify", "notify takes turn, action, game, digest: true|false"
+            )
         values[f"notify_{kind}"] = enabled
 
     retention = signup_retention(ctx.settings)
@@ -362,6 +369,8 @@ async def update_me(
             setattr(user, name, value)
         if values:
             user.save()
+        if user.username != old:
+            keep_events(ctx, [UsernameChanged(user.id, old, user.username)])
         return user, old
 
     try:

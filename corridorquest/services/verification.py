@@ -34,6 +34,7 @@ from typing import Any
 from corridorquest.security.tokens import code_matches, hash_code, hash_token, new_code, new_token
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
+from corridorquest.services.outbound import queue_mail
 from corridorquest.settings import Settings
 from corridorquest.store import lock_for_update
 from corridorquest.store.models import PasswordRequest, Session, User, Verification, utcnow
@@ -146,9 +147,12 @@ def cooldown_left(user: User, purpose: str, cooldown_seconds: int) -> int | None
     return math.ceil(left) if left > 0 else None
 
 
-def send_code(ctx: ServiceContext, to: str, username: str, purpose: str, code: str) -> None:
-    """Queue the e-mail carrying ``code`` (never blocks, never fails the request)."""
-    minutes = max(1, ctx.settings.verification_code_ttl // 60)
+def queue_code_mail(
+    settings: Settings, to: str, username: str, purpose: str, code: str
+) -> None:
+    """Inside the transaction that issued `code`: queue the e-mail carrying it (durable;
+    delivered after the commit, never in the request)."""
+    minutes = max(1, settings.verification_code_ttl // 60)
     body = (
         f"Hello {username},\n\n"
         f"Your Corridor Quest verification code is: {code}\n\n"
@@ -157,7 +161,7 @@ def send_code(ctx: ServiceContext, to: str, username: str, purpose: str, code: s
         f"A wrong code may be retried twice; {_THIRD_WRONG[purpose]}.\n\n"
         f"{_IGNORE[purpose]}\n"
     )
-    ctx.outbox.send(to, _SUBJECTS[purpose], body)
+    queue_mail(to, _SUBJECTS[purpose], body)
 
 
 @dataclass(frozen=True)

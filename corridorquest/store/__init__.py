@@ -6,7 +6,7 @@
 - `migrations.py`: ordered schema steps, applied on every start.
 """
 
-from peewee import IntegrityError
+from peewee import DatabaseError, IntegrityError
 
 from corridorquest.store.db import (
     DatabaseBusy,
@@ -23,6 +23,7 @@ from corridorquest.store.models import database, utcnow
 
 __all__ = [
     "DatabaseBusy",
+    "DatabaseError",
     "DatabaseUrlError",
     "IntegrityError",
     "SqliteOptions",

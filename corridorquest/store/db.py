@@ -387,7 +387,10 @@ class Store:
         if self.is_sqlite:
             if self._lock_wait is not None and not self.db.in_transaction():
                 return self._run_waiting(fn, args, kwargs)
-            with self.db.atomic():
+            # IMMEDIATE: the write lock (waiting out the busy timeout) before the first
+            # read, so a read-then-write cannot fail at once on a snapshot that a write of
+            # the running server made stale (SQLITE_BUSY without waiting, in WAL mode).
+            with self.db.atomic("IMMEDIATE"):
                 return _with_memo(fn, args, kwargs)
         with self.db.connection_context(), self.db.atomic():
             return _with_memo(fn, args, kwargs)
@@ -522,7 +525,7 @@ class Store:
         wait_ms = round((self._lock_wait or 0) * 1000)
         self.db.execute_sql(f"PRAGMA busy_timeout = {wait_ms}")
         try:
-            with self.db.atomic():
+            with self.db.atomic("IMMEDIATE"):
                 return _with_memo(fn, args, kwargs)
         finally:
             self.db.execute_sql("PRAGMA busy_timeout = 0")

@@ -21,10 +21,12 @@ from playhouse.migrate import PostgresqlMigrator, SchemaMigrator, SqliteMigrator
 from corridorquest.store.message_names import name_users_by_id
 from corridorquest.store.models import (
     ALL_MODELS,
+    AdminAction,
     GameMarker,
     GameMessage,
     InvitationMail,
     MessageMute,
+    OutboxItem,
     PasswordRequest,
     SchemaVersion,
     WallOffer,
@@ -80,6 +82,16 @@ def _invitation_mails(db: pw.Database) -> None:
     db.create_tables([InvitationMail], safe=True)
 
 
+def _outbox_and_digest(db: pw.Database) -> None:
+    db.create_tables([OutboxItem], safe=True)
+    add_column_if_missing(db, "user", "notify_digest", pw.BooleanField(default=False))
+    add_column_if_missing(db, "user", "digest_sent_at", pw.DateTimeField(null=True))
+
+
+def _admin_audit(db: pw.Database) -> None:
+    db.create_tables([AdminAction], safe=True)
+
+
 STEPS: list[Step] = [
     (1, "initial schema: users, sessions, verifications, games, actions", _initial_schema),
     (2, "markers of invisible-walls games", _markers),
@@ -90,6 +102,8 @@ STEPS: list[Step] = [
     (7, "finished games rescored on the 0-100 scale (SPEC §6)", rescore_finished_games),
     (8, "system messages and cancel reasons name users by id (SPEC §7)", name_users_by_id),
     (9, "invitation mails sent, for their hourly limit per user", _invitation_mails),
+    (10, "the durable notification outbox; the daily digest choice", _outbox_and_digest),
+    (11, "the audit log of the system administrators' actions", _admin_audit),
 ]
 
 

@@ -53,6 +53,8 @@ class User(BaseModel):
     notify_action = pw.BooleanField(default=False)
     notify_game = pw.BooleanField(default=True)
     ntfy_dm_topic = pw.CharField(max_length=64, null=True)
+    notify_digest = pw.BooleanField(default=False)  # one daily mail instead of one per event
+    digest_sent_at = pw.DateTimeField(null=True)
     verified = pw.BooleanField(default=False)
     locked = pw.BooleanField(default=False)
     created_at = pw.DateTimeField(default=utcnow)
@@ -284,6 +286,43 @@ class MessageMute(BaseModel):
         indexes = ((("game", "user", "muted"), True),)
 
 
+class OutboxItem(BaseModel):
+    """The durable outbox (store/outbox.py): an event whose notifications are still to be
+    worked out (kind `event`, written in the transaction of the change), or one e-mail or
+    ntfy message to deliver (kind `mail` / `ntfy`), kept a while after delivery."""
+
+    kind = pw.CharField(max_length=8)  # event | mail | ntfy
+    payload = pw.TextField()  # JSON
+    created_at = pw.DateTimeField()
+    due_at = pw.DateTimeField()  # the next attempt
+    attempts = pw.IntegerField(default=0)
+    claimed_until = pw.DateTimeField(null=True)  # a worker is delivering it until then
+    done_at = pw.DateTimeField(null=True)  # delivered, or given up (`failed`)
+    failed = pw.BooleanField(default=False)
+    error = pw.TextField(null=True)  # the last delivery error
+
+    class Meta:
+        table_name = "outbox"
+        indexes = ((("done_at", "due_at"), False),)
+
+
+class AdminAction(BaseModel):
+    """The audit log: one row per system administrator's action (services/admin_audit.py),
+    written in the transaction of the action. `admin_name` keeps the name the admin had
+    then; `target` names what was acted on ("user alice", "game 12", "server")."""
+
+    admin_id: int | None
+    admin = pw.ForeignKeyField(User, null=True, backref="+", on_delete="SET NULL")
+    admin_name = pw.CharField(max_length=32)
+    action = pw.CharField(max_length=32)
+    target = pw.CharField(max_length=128, null=True)
+    detail = pw.TextField(null=True)
+    at = pw.DateTimeField(default=utcnow, index=True)
+
+    class Meta:
+        table_name = "admin_audit"
+
+
 class SchemaVersion(BaseModel):
     version = pw.IntegerField(primary_key=True)
     description = pw.TextField()
@@ -306,4 +345,6 @@ ALL_MODELS: list[type[BaseModel]] = [
     MessageMute,
     PasswordRequest,
     InvitationMail,
+    OutboxItem,
+    AdminAction,
 ]

@@ -56,7 +56,7 @@ def test_invitation_mails_beyond_the_hourly_bound_are_refused(
     carol = tokens["carol"]
     first = new_game(client, carol, invitees=["dave", "erin", "frank"])
     for name in ("dave", "erin", "frank"):
-        wait_for_mail(server.mail_dir, f"{name}@example.test")
+        wait_for_mail(server.mail_dir, f"{name}@example.test", subject="invites you")
     # 3 of 5 mails are used: inviting 3 more, at creation or later, is over the bound.
     refused = client.post(
         "/games", json={"invitees": ["grace", "alice", "bob"]}, headers=auth(carol)
@@ -76,5 +76,5 @@ def test_invitation_mails_beyond_the_hourly_bound_are_refused(
         f"/games/{first['id']}", json={"invitees": ["grace", "alice"]}, headers=auth(carol)
     )
     assert changed.status_code == 200, changed.text
-    wait_for_mail(server.mail_dir, "grace@example.test")
+    wait_for_mail(server.mail_dir, "grace@example.test", subject="invites you")
     assert not mails_to(server.mail_dir, "bob@example.test")

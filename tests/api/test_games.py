@@ -153,7 +153,7 @@ def test_invitees_get_the_invitation_code_by_mail(
     game = new_game(client, tokens["alice"], invitees=["carol", "dave"])
     assert game["invitation_code"] and game["private"] is False
     for name in ("carol", "dave"):
-        mail = wait_for_mail(server.mail_dir, f"{name}@example.test")
+        mail = wait_for_mail(server.mail_dir, f"{name}@example.test", subject="invites you")
         assert game["invitation_code"] in mail_text(mail)
         assert f"game {game['id']}" in str(mail["Subject"])
 
@@ -328,7 +328,7 @@ def test_a_user_signed_up_through_the_api_can_create_and_join_games(
     token = make_user(server.base_url, server.mail_dir, "frank")
     game = new_game(client, tokens["alice"], invitees=["frank"])
     assert game["invitation_code"] in mail_text(
-        wait_for_mail(server.mail_dir, "frank@example.test", 2)
+        wait_for_mail(server.mail_dir, "frank@example.test", subject="invites you")
     )
     joined = join(client, token, game["id"], invitation_code=game["invitation_code"])
     assert joined.status_code == 201 and joined.json()["status"] == "started"

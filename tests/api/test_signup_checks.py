@@ -45,7 +45,7 @@ def test_a_taken_username_or_address_is_refused_before_the_password_is_hashed(
 
     async def scenario() -> list[tuple[str, list[str]]]:
         opened = ServiceContext.open(settings)
-        ctx = CountingContext(opened.settings, opened.store, opened.bus, opened.outbox)
+        ctx = CountingContext(opened.settings, opened.store, opened.bus)
         ctx.ran = []
         seen: list[tuple[str, list[str]]] = []
         try:

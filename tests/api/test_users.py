@@ -35,7 +35,7 @@ def test_show_self_has_every_field_and_others_only_public_ones(
     token = make_user(server.base_url, server.mail_dir, "alice")
     me = client.get("/users/me", headers=auth(token)).json()
     assert me["username"] == "alice" and me["email"] == "alice@example.test"
-    assert me["notify"] == {"turn": True, "action": False, "game": True}
+    assert me["notify"] == {"turn": True, "action": False, "game": True, "digest": False}
     assert me["theme"] == "dark" and me["is_admin"] is False and me["ntfy_dm_topic"] is None
     assert me["created_at"].endswith("Z") and me["password_changed_at"].endswith("Z")
     other = make_user(server.base_url, server.mail_dir, "bob")
@@ -67,7 +67,7 @@ def test_profile_changes_apply_together(server: RunningServer, client: Client) -
     body = changed.json()
     assert body["description"] == "likes walls" and body["theme"] == "translucent"
     assert body["ntfy_dm_topic"] == "carol-secret-77"
-    assert body["notify"] == {"turn": False, "action": True, "game": True}
+    assert body["notify"] == {"turn": False, "action": True, "game": True, "digest": False}
     assert client.get("/users/me", headers=auth(token)).json() == body
     cleared = client.patch("/users/me", headers=auth(token), json={"ntfy_dm_topic": None})
     assert cleared.json()["ntfy_dm_topic"] is None

@@ -68,7 +68,8 @@ def test_signup_verify_login_show_logout(cq: Cq, server: RunningServer, config_d
     assert shown.exit_code == 0, shown.output
     assert "Username: alice\nEmail Address: alice@example.test\n" in shown.output
     assert "Description: alice the tester" in shown.output
-    assert "Notify on Turn: true\nNotify on Action: false\nNotify on Game: true" in shown.output
+    assert "Notify on Turn: true\nNotify on Action: false\nNotify on Game: true\n" \
+        "Daily digest: false\n" in shown.output
     assert cq("logout").output == "Logged out.\n"
     assert ProfileStore(config_dir).load("default").token is None
     assert cq("user", "show").exit_code == 3
@@ -111,7 +112,11 @@ def test_user_settings_commands(cq: Cq, server: RunningServer, config_dir: Path)
     assert ProfileStore(config_dir).load().theme == "light"
     notify = cq("user", "notify", "-a", "--turn")
     assert notify.output == ("Notify on Turn: false\nNotify on Action: true\n"
-                             "Notify on Game: true\n")
+                             "Notify on Game: true\nDaily digest: false\n")
+    digest = cq("user", "notify", "--digest")
+    assert digest.output.endswith("Notify on Game: true\nDaily digest: true\n")
+    assert "Daily digest: true" in cq("user", "show").output
+    assert cq("user", "notify").exit_code == 2  # nothing to toggle: a usage error
     assert cq("user", "ntfy-dm-topic", "-n", "dora-secret-1").exit_code == 0
     shown = cq("user", "show").output
     assert "Theme: light" in shown and "ntfy DM topic: dora-secret-1" in shown

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 import aiosmtplib
 import pytest
 
-from corridorquest.mail import FileBackend, MailConfig, Outbox, build_message, make_backend
+from corridorquest.mail import FileBackend, MailConfig, build_message, make_backend
+from corridorquest.mail.backends import deliver_all
 from corridorquest.settings import Settings
 
 if TYPE_CHECKING:
@@ -123,18 +124,26 @@ def test_config_from_settings_defaults_mail_dir_into_data_dir(tmp_path: Path) ->
     assert isinstance(make_backend(config), FileBackend)
 
 
-def test_outbox_send_returns_before_delivery_and_delivers_via_smtp(
+def test_several_messages_go_over_one_smtp_connection_each_to_its_recipient(
     smtp_plain: SmtpServer,
 ) -> None:
     config = _smtp_config(smtp_plain, "none")
+    messages = [
+        build_message(SENDER, f"{name}@example.test", f"To {name}", "body")
+        for name in ("erin", "fred", "gina")
+    ]
+    results = asyncio.run(deliver_all(make_backend(config), messages))
+    assert results == [None, None, None]
+    assert [e.rcpt_tos for e in smtp_plain.inbox.envelopes] == [
+        ["erin@example.test"], ["fred@example.test"], ["gina@example.test"]
+    ]
 
-    async def scenario() -> tuple[bool, int]:
-        outbox = Outbox.from_config(config)
-        task = outbox.send("erin@example.test", "Queued", "body")
-        queued_before = len(smtp_plain.inbox.envelopes)
-        await outbox.drain(timeout=20)
-        return task.result(), queued_before
 
-    delivered, before = asyncio.run(scenario())
-    assert delivered and before == 0
-    assert [e.rcpt_tos for e in smtp_plain.inbox.envelopes] == [["erin@example.test"]]
+def test_an_smtp_server_that_is_away_fails_every_message_of_the_batch() -> None:
+    from tests.support.server import free_port
+
+    config = MailConfig(backend="smtp", smtp_host="127.0.0.1", smtp_port=free_port(),
+                        smtp_security="none", smtp_timeout=5)
+    messages = [build_message(SENDER, "x@example.test", "s", "b") for _ in range(2)]
+    results = asyncio.run(deliver_all(make_backend(config), messages))
+    assert len(results) == 2 and all(isinstance(error, Exception) for error in results)

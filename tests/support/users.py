@@ -24,15 +24,26 @@ DEFAULT_PASSWORD = "correct horse battery"
 CODE = re.compile(r"\b(\d{6})\b")
 
 
-def mails_to(mail_dir: Path, address: str) -> list[EmailMessage]:
-    """Every mail in MAIL_DIR addressed to `address`, oldest first."""
+# The subjects of the mails that carry a verification code (the other mails a user may get
+# are notifications: "Corridor Quest: your turn in game 4", ...).
+CODE_SUBJECTS = ("verification code", "Confirm your new")
+
+
+def mails_to(
+    mail_dir: Path, address: str, subject: str | tuple[str, ...] | None = None
+) -> list[EmailMessage]:
+    """Every mail in MAIL_DIR addressed to `address` (whose subject contains `subject`, or
+    one of them), oldest first."""
+    wanted = (subject,) if isinstance(subject, str) else subject
     found: list[EmailMessage] = []
     if not mail_dir.exists():
         return found
     for path in sorted(mail_dir.glob("*.eml")):
         message = message_from_bytes(path.read_bytes(), policy=policy.default)
         assert isinstance(message, EmailMessage)
-        if address.lower() in str(message.get("To", "")).lower():
+        if address.lower() not in str(message.get("To", "")).lower():
+            continue
+        if wanted is None or any(part in str(message.get("Subject", "")) for part in wanted):
             found.append(message)
     return found
 
@@ -43,12 +54,17 @@ def mail_text(message: EmailMessage) -> str:
 
 
 def wait_for_mail(
-    mail_dir: Path, address: str, count: int = 1, timeout: float = 10.0
+    mail_dir: Path,
+    address: str,
+    count: int = 1,
+    timeout: float = 10.0,
+    subject: str | tuple[str, ...] | None = None,
 ) -> EmailMessage:
-    """The `count`-th mail to `address` (waits: delivery runs in the background)."""
+    """The `count`-th mail to `address` (with `subject` in its subject); waits: delivery
+    runs in the background."""
     deadline = time.monotonic() + timeout
     while True:
-        found = mails_to(mail_dir, address)
+        found = mails_to(mail_dir, address, subject)
         if len(found) >= count:
             return found[count - 1]
         if time.monotonic() > deadline:
@@ -57,8 +73,8 @@ def wait_for_mail(
 
 
 def latest_code(mail_dir: Path, address: str, count: int = 1, timeout: float = 10.0) -> str:
-    """The verification code in the `count`-th mail to `address`."""
-    text = mail_text(wait_for_mail(mail_dir, address, count, timeout))
+    """The verification code in the `count`-th code mail to `address`."""
+    text = mail_text(wait_for_mail(mail_dir, address, count, timeout, CODE_SUBJECTS))
     match = CODE.search(text)
     assert match, f"no 6-digit code in the mail to {address}: {text!r}"
     return match.group(1)
@@ -74,7 +90,7 @@ def make_user(
     """Sign up, verify with the e-mailed code, log in; returns the session token."""
     email = email or f"{username}@example.test"
     api = base_url.rstrip("/") + "/api/v1"
-    before = len(mails_to(mail_dir, email))
+    before = len(mails_to(mail_dir, email, CODE_SUBJECTS))
     signup = httpx.post(
         f"{api}/users", json={"username": username, "email": email, "password": password}
     )

@@ -1,0 +1,10 @@
+"""Notifications (SPEC §9): who hears what of each event, the durable outbox's worker,
+and the transports (e-mail in corridorquest/mail, ntfy here).
+
+- `audience.py`: the e-mails and ntfy messages of an event, as each receiver may see it;
+- `facts.py`: the game, players and users an event's notifications read;
+- `wording.py`: their words;
+- `worker.py`: works out kept events and delivers the outbox (store/outbox.py);
+- `ntfy.py`: publishing with httpx;
+- `digest.py`: the daily digest (a scheduler sweep).
+"""

@@ -1,0 +1,360 @@
+"""Who hears what of an event (SPEC §9): the e-mails and ntfy messages it makes.
+
+`deliveries(event, facts, settings)` answers a list of `Mail` and `Push`; nothing here
+sends anything (the worker does) or decides a rule of the game. What a receiver may see
+comes from `services.visibility` through `GameFacts.visibility`:
+
+- a wall placed in a masked game tells nobody anything (no action notification, as no
+  game message), but the turn it passes on still does;
+- in an invisible game an opponent's wall is "placed a wall", without where;
+- every ntfy topic but the DM topic is public (anyone may subscribe): topics get what a
+  spectator may see; nothing of a private game reaches a user topic, and no message text
+  reaches any topic but the game topic (broadcasts) or the receiver's DM topic (DMs).
+
+One event makes at most one message per topic and one e-mail per user: the tags of a
+message are every event type it carries, its priority the highest of theirs. E-mail
+follows each user's choices (turn, action, game), none per event with the daily digest;
+ntfy is made only when NTFY_URL is set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from corridorquest.events import (
+    ActionPlayed,
+    Event,
+    GameCancelled,
+    GameFinished,
+    GameStarted,
+    PlayersInvited,
+)
+from corridorquest.notify import wording
+from corridorquest.notify.facts import FactsCache, GameFacts
+from corridorquest.services.messages import AdminBroadcast, MessagePosted
+from corridorquest.services.stalls import StallReminder
+from corridorquest.services.user_refs import ids_in, render, usernames
+from corridorquest.services.users import UsernameChanged
+from corridorquest.settings import Settings
+from corridorquest.store.models import GameMessage, MessageMute, User
+
+# SPEC §9: the priority of each tag (`dm`: the priority of a DM; `user`: a username change)
+PRIORITIES = {
+    "turn": "urgent",
+    "game": "high",
+    "broadcast": "high",
+    "action": "default",
+    "dm": "default",
+    "maintenance": "default",
+    "invitation": "default",
+    "user": "default",
+    "message": "low",
+}
+_RANK = {"min": 1, "low": 2, "default": 3, "high": 4, "urgent": 5}
+
+KEPT_EVENTS: tuple[type[Event], ...] = (
+    ActionPlayed,
+    GameStarted,
+    GameFinished,
+    GameCancelled,
+    PlayersInvited,
+    MessagePosted,
+    AdminBroadcast,
+    UsernameChanged,
+    StallReminder,
+)
+
+
+@dataclass(frozen=True)
+class Mail:
+    to: str
+    subject: str
+    body: str
+
+    def payload(self) -> dict[str, Any]:
+        return {"to": self.to, "subject": self.subject, "body": self.body}
+
+
+@dataclass(frozen=True)
+class Push:
+    """One ntfy message."""
+
+    topic: str
+    title: str
+    body: str
+    tags: tuple[str, ...]
+    priority: str = ""
+
+    def payload(self) -> dict[str, Any]:
+        priority = self.priority or max(
+            (PRIORITIES[tag] for tag in self.tags), key=_RANK.__getitem__
+        )
+        return {
+            "topic": self.topic,
+            "title": self.title,
+            "body": self.body,
+            "tags": list(self.tags),
+            "priority": priority,
+        }
+
+
+Delivery = Mail | Push
+
+
+@dataclass(frozen=True)
+class Told:
+    """What one receiver hears of a game event: the event types it carries (`turn`,
+    `action`, `game`) and its lines."""
+
+    types: tuple[str, ...]
+    lines: tuple[str, ...]
+
+
+class Plan:
+    """The deliveries of one event, built up by the functions below."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.ntfy = bool(settings.ntfy_url)
+        self.out: list[Delivery] = []
+
+    def push(self, topic: str | None, title: str, told: Told | str, *tags: str,
+             priority: str = "") -> None:
+        if not self.ntfy or not topic:
+            return
+        if isinstance(told, Told):
+            if not told.types and not tags:
+                return
+            tags = (*tags, *told.types)
+            body = " ".join(told.lines)
+        else:
+            body = told
+        self.out.append(Push(topic, title, body, tuple(dict.fromkeys(tags)), priority))
+
+    def mail(self, user: User | None, told: Told, subject: str, facts: GameFacts) -> None:
+        """An e-mail to `user` if it wants one of `told`'s event types (and no digest)."""
+        if user is None or user.notify_digest:
+            return
+        wanted = [kind for kind in told.types if getattr(user, f"notify_{kind}")]
+        if not wanted:
+            return
+        body = wording.game_mail(user.username, facts, told.lines, wanted)
+        self.out.append(Mail(user.email, subject, body))
+
+
+# --- game events ----------------------------------------------------------------------------
+
+
+def _action(event: ActionPlayed, facts: GameFacts, viewer: int | None) -> str | None:
+    """The action as `viewer` may learn of it (None: nothing, a masked wall)."""
+    entry = {
+        "n": event.n,
+        "seat": event.seat,
+        "username": facts.name(event.user_id),
+        "type": event.type,
+        "notation": event.notation,
+        "at": None,
+    }
+    seen = facts.visibility(viewer).history_entry(entry)
+    return wording.action_line(facts.name(event.user_id), event.type, seen)
+
+
+def _action_told(event: ActionPlayed, facts: GameFacts, viewer: int | None) -> Told:
+    line = _action(event, facts, viewer)
+    types: list[str] = ["action"] if line else []
+    lines = [line] if line else []
+    lines += [wording.passes(facts.name(uid)) for uid in event.passed_user_ids]
+    if event.next_user_id is not None:
+        you = viewer == event.next_user_id
+        lines.append(wording.turn_line(facts.name(event.next_user_id), you))
+        if viewer is None or viewer == event.next_user_id:
+            types.append("turn")
+    return Told(tuple(types), tuple(lines))
+
+
+def action_played(event: ActionPlayed, facts: GameFacts, plan: Plan) -> None:
+    gid = facts.id
+    title_next = (
+        f"Game {gid}: {facts.name(event.next_user_id)}'s turn"
+        if event.next_user_id is not None
+        else f"Game {gid}"
+    )
+    plan.push(facts.topic, title_next, _action_told(event, facts, None))
+    for uid in facts.player_ids():
+        if uid == event.user_id:
+            continue
+        user = facts.users.get(uid)
+        told = _action_told(event, facts, uid)
+        if "turn" in told.types:
+            subject = f"Corridor Quest: your turn in game {gid}"
+        else:
+            subject = f"Corridor Quest: {facts.name(event.user_id)} played in game {gid}"
+        plan.mail(user, told, subject, facts)
+        if facts.public and user is not None:
+            spectator = _action_told(event, facts, None)
+            types = tuple(t for t in spectator.types if t != "turn" or uid == event.next_user_id)
+            title = title_next if uid == event.next_user_id else f"Game {gid}"
+            plan.push(user.username, title, Told(types, spectator.lines))
+
+
+def game_started(event: GameStarted, facts: GameFacts, plan: Plan) -> None:
+    gid = facts.id
+    names = [facts.name(uid) for uid in facts.player_ids()]
+    first = facts.name(event.first_user_id)
+
+    def told(viewer: int | None) -> Told:
+        you = viewer == event.first_user_id
+        types = ("game", "turn") if viewer is None or you else ("game",)
+        return Told(types, (wording.started_line(gid, names, facts.variant()),
+                            wording.turn_line(first, you)))
+
+    plan.push(facts.topic, f"Game {gid} started", told(None))
+    for uid in facts.player_ids():
+        user = facts.users.get(uid)
+        plan.mail(user, told(uid), f"Corridor Quest: game {gid} started", facts)
+        if facts.public and user is not None:
+            spectator = told(None)
+            types = spectator.types if uid == event.first_user_id else ("game",)
+            plan.push(user.username, f"Game {gid} started", Told(types, spectator.lines))
+
+
+def game_finished(event: GameFinished, facts: GameFacts, plan: Plan) -> None:
+    gid = facts.id
+    scores = {facts.name(uid): score for uid, score in event.scores.items()}
+    line = wording.finished_line(gid, facts.name(event.winner_id), scores)
+    told = Told(("game",), (line,))
+    title = f"Game {gid} finished: {facts.name(event.winner_id)} won"
+    plan.push(facts.topic, title, told)
+    for uid in facts.player_ids():
+        user = facts.users.get(uid)
+        plan.mail(user, told, f"Corridor Quest: game {gid} finished", facts)
+        if facts.public and user is not None:
+            plan.push(user.username, title, told)
+
+
+def game_cancelled(event: GameCancelled, facts: GameFacts, plan: Plan) -> None:
+    gid = facts.id
+    # the reason may name a user who does not play (a system admin who cancelled it)
+    known = {uid: user.username for uid, user in facts.users.items()}
+    names = usernames(ids_in([event.reason]), known)
+    line = wording.cancelled_line(gid, render(event.reason, names))
+    told = Told(("game",), (line,))
+    extra = ("maintenance",) if event.by_user_id is None else ()  # the scheduler did it
+    title = f"Game {gid} cancelled"
+    plan.push(facts.topic, title, told, *extra)
+    for uid in facts.player_ids():
+        if uid == event.by_user_id:
+            continue
+        user = facts.users.get(uid)
+        plan.mail(user, told, f"Corridor Quest: game {gid} was cancelled", facts)
+        if facts.public and user is not None:
+            plan.push(user.username, title, told, *extra)
+
+
+def stall_reminder(event: StallReminder, facts: GameFacts, plan: Plan) -> None:
+    gid = facts.id
+    name = facts.name(event.user_id)
+    user = facts.users.get(event.user_id)
+    plan.mail(
+        user,
+        Told(("turn",), wording.reminder_lines(gid, event.turn_since, event.removal_at)),
+        f"Corridor Quest: reminder: your turn in game {gid}",
+        facts,
+    )
+    text = wording.reminder_push(name, gid, event.turn_since)
+    title = f"Game {gid}: waiting for {name}"
+    plan.push(facts.topic, title, text, "maintenance")
+    if facts.public and user is not None:
+        plan.push(user.username, title, text, "maintenance")
+
+
+def players_invited(event: PlayersInvited, facts: GameFacts, cache: FactsCache, plan: Plan) -> None:
+    inviter = cache.user(event.inviter_id)
+    inviter_name = inviter.username if inviter else "a former player"
+    cache.load_users(event.invitee_ids)
+    for uid in event.invitee_ids:
+        invitee = cache.user(uid)
+        if invitee is None:
+            continue
+        subject, body = wording.invitation_mail(
+            invitee.username, inviter_name, facts, event.invitation_code
+        )
+        plan.out.append(Mail(invitee.email, subject, body))  # asked for: no opt-out
+        if facts.public:  # never a private game's code or name on a (public) user topic
+            plan.push(
+                invitee.username,
+                f"Game {facts.id}: invitation from {inviter_name}",
+                wording.invitation_push(inviter_name, facts),
+                "invitation",
+            )
+
+
+def message_posted(event: MessagePosted, facts: GameFacts, plan: Plan) -> None:
+    row = GameMessage.get_or_none(GameMessage.id == event.message_id)
+    if row is None:
+        return
+    sender = facts.name(event.sender_id)
+    if event.recipient_id is None:
+        plan.push(facts.topic, f"Game {facts.id}: {sender}", row.text, "message")
+        return
+    receiver = facts.users.get(event.recipient_id)
+    if receiver is None or not receiver.ntfy_dm_topic:
+        return
+    muted = MessageMute.select().where(
+        (MessageMute.game == facts.id)
+        & (MessageMute.user == receiver.id)
+        & (MessageMute.muted == event.sender_id)
+    ).exists()
+    if not muted:
+        title = f"Game {facts.id}: DM from {sender}"
+        plan.push(receiver.ntfy_dm_topic, title, row.text, "dm")
+
+
+# --- events of no one game --------------------------------------------------------------------
+
+
+def admin_broadcast(event: AdminBroadcast, cache: FactsCache, plan: Plan) -> None:
+    for game_id in event.game_ids:
+        facts = cache.game(game_id)
+        if facts is not None:
+            plan.push(facts.topic, "Message from the administrators", event.text, "broadcast")
+
+
+def username_changed(event: UsernameChanged, plan: Plan) -> None:
+    plan.push(
+        event.old_username,
+        f"{event.old_username} is now {event.new_username}",
+        wording.renamed(event.old_username, event.new_username),
+        "user",
+    )
+
+
+GameHandler = Callable[[Any, GameFacts, Plan], None]
+_GAME_EVENTS: dict[type[Event], GameHandler] = {
+    ActionPlayed: action_played,
+    GameStarted: game_started,
+    GameFinished: game_finished,
+    GameCancelled: game_cancelled,
+    StallReminder: stall_reminder,
+    MessagePosted: message_posted,
+}
+
+
+def deliveries(event: Event, cache: FactsCache, settings: Settings) -> list[Delivery]:
+    """Every e-mail and ntfy message `event` makes (inside a transaction)."""
+    plan = Plan(settings)
+    if isinstance(event, AdminBroadcast):
+        admin_broadcast(event, cache, plan)
+    elif isinstance(event, UsernameChanged):
+        username_changed(event, plan)
+    elif isinstance(event, PlayersInvited):
+        facts = cache.game(event.game_id)
+        if facts is not None:
+            players_invited(event, facts, cache, plan)
+    else:
+        handler = _GAME_EVENTS.get(type(event))
+        facts = cache.game(event.game_id) if handler and hasattr(event, "game_id") else None
+        if handler is not None and facts is not None:
+            handler(event, facts, plan)
+    return plan.out
