@@ -111,6 +111,9 @@ def _event_types(root: type[Event] = Event) -> dict[str, type[Event]]:
     return found
 
 
+_known_types: dict[str, type[Event]] = {}
+
+
 def to_record(event: Event) -> tuple[str, dict[str, Any]]:
     """`(type name, fields)` of an event, as JSON can hold them."""
     values: dict[str, Any] = {}
@@ -126,7 +129,10 @@ def to_record(event: Event) -> tuple[str, dict[str, Any]]:
 
 def from_record(type_name: str, values: dict[str, Any]) -> Event | None:
     """The event `to_record` made (None: no such event type is loaded any more)."""
-    event_type = _event_types().get(type_name)
+    event_type = _known_types.get(type_name)
+    if event_type is None:  # a type defined since the last look (or none at all)
+        _known_types.update(_event_types())
+        event_type = _known_types.get(type_name)
     if event_type is None:
         return None
     known = {item.name: item for item in fields(event_type)}

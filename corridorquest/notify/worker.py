@@ -2,20 +2,23 @@
 
 Each round, in its own transactions: up to EVENT_BATCH kept events become their e-mails
 and ntfy messages (`audience.deliveries`); then up to SEND_BATCH due messages are claimed
-for LEASE_SECONDS, delivered (mail over one SMTP connection; ntfy concurrently, but the
-messages of one topic in order), and marked sent, due again after a back-off
-(OUTBOX_RETRY_DELAY doubling up to an hour), or given up after OUTBOX_ATTEMPTS with an
-ERROR log line (at once for a refusal a retry cannot mend, such as a 4xx from ntfy).
+for LEASE_SECONDS, delivered (mail over up to SMTP_CONNECTIONS connections side by side;
+ntfy concurrently, but the messages of one topic in order), and marked sent, due again
+after a back-off (OUTBOX_RETRY_DELAY doubling up to an hour), or given up after
+OUTBOX_ATTEMPTS with an ERROR log line (at once for a refusal a retry cannot mend, such as
+a 4xx from ntfy).
 
-It wakes on every event the bus publishes (after each commit) and otherwise polls every
-POLL_SECONDS (rows of other processes on PostgreSQL, retries falling due). While it is
-behind it takes at most SHARE of the event loop's time, sleeping between rounds: a burst of
-moves makes the notifications late, never the moves slow. (The loop's time is the CPU time
-of its thread: waiting for a slow mail or ntfy server does not put the next round off.)
-Every process may run one; rows are claimed (SKIP LOCKED on PostgreSQL), so each is
-delivered by one of them. A process killed after delivering and before marking delivers
-again after restart (at least once).
-"""
+It wakes on every event the bus publishes (after each commit; WAKE_DELAY later, so that
+one round serves a burst) and otherwise polls every POLL_SECONDS (rows of other
+processes on PostgreSQL, retries falling due). After a round it asks whether the event
+loop has other work waiting (requests: `loop_is_busy`). If so, it sleeps long enough to
+take at most SHARE of the loop thread's CPU time: a burst of moves makes the
+notifications late, never the moves slow. If not, the next round starts at once, so a
+backlog drains at full speed when the server is quiet. (CPU time, not wall time: waiting
+for a slow mail or ntfy server does not put the next round off.) Every process may run
+one; rows are claimed (SKIP LOCKED on PostgreSQL), so each is delivered by one of them.
+A process killed after delivering and before marking delivers again after restart (at
+least once)."""
 
 from __future__ import annotations
 
@@ -39,11 +42,28 @@ from corridorquest.store import DatabaseBusy, DatabaseError, outbox
 log = logging.getLogger("corridorquest.notify")
 
 EVENT_BATCH = 50
-SEND_BATCH = 50
+SEND_BATCH = 60  # per kind (mail, ntfy)
+SMTP_CONNECTIONS = 4  # a batch's mails go over up to this many connections side by side
 LEASE_SECONDS = 120.0
 POLL_SECONDS = 1.0
-SHARE = 0.2
+WAKE_DELAY = 0.05  # after a wake-up: one round for a burst of commits, not one per commit
+SHARE = 0.05
+BUSY_LAG = 0.002  # seconds: a loop that takes longer to come back has requests waiting
+MAX_PAUSE = 2.0
 MAX_RETRY_DELAY = 3600.0
+
+
+PROBE = 0.001  # seconds
+
+
+async def loop_is_busy() -> bool:
+    """Whether other work is waiting on this event loop: how late a short timer fires.
+    (A timer, not a bare yield: the loop polls its sockets before it runs timers, so the
+    requests that wait there are counted; a yield comes back before they are even seen.)"""
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    await asyncio.sleep(PROBE)
+    return loop.time() - began > PROBE + BUSY_LAG
 
 
 class NotifyWorker:
@@ -99,10 +119,15 @@ class NotifyWorker:
                 log.exception("notify worker round failed")
                 worked = 0
             if worked:
-                await asyncio.sleep((time.thread_time() - started) * (1 / SHARE - 1))
+                if await loop_is_busy():
+                    spent = time.thread_time() - started
+                    await asyncio.sleep(min(MAX_PAUSE, spent * (1 / SHARE - 1)))
                 continue
-            with contextlib.suppress(TimeoutError):
+            try:
                 await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
+            except TimeoutError:
+                continue
+            await asyncio.sleep(WAKE_DELAY)  # what the same burst commits comes along
 
     async def run_round(self) -> int:
         """Work out one batch of events and deliver one batch of due messages; how many
@@ -167,7 +192,23 @@ class NotifyWorker:
             build_message(self.sender, m.payload["to"], m.payload["subject"], m.payload["body"])
             for m in mails
         ]
-        return await deliver_all(self.mail, messages)
+        # One connection per chunk, the chunks side by side; all the mails of one
+        # recipient in one chunk, in outbox order (read in the order they happened).
+        chunks: list[list[int]] = [[] for _ in range(min(SMTP_CONNECTIONS, len(messages)))]
+        recipients: dict[str, int] = {}
+        for index, mail in enumerate(mails):
+            to = str(mail.payload["to"]).lower()
+            slot = recipients.setdefault(to, len(recipients) % len(chunks))
+            chunks[slot].append(index)
+        chunks = [chunk for chunk in chunks if chunk]
+        done = await asyncio.gather(
+            *(deliver_all(self.mail, [messages[i] for i in chunk]) for chunk in chunks)
+        )
+        results: list[Exception | None] = [None] * len(messages)
+        for chunk, outcome in zip(chunks, done, strict=True):
+            for index, result in zip(chunk, outcome, strict=True):
+                results[index] = result
+        return results
 
     async def _push(self, pushes: list[outbox.Item]) -> list[BaseException | None]:
         if not pushes:

@@ -303,7 +303,8 @@ class OutboxItem(BaseModel):
 
     class Meta:
         table_name = "outbox"
-        indexes = ((("done_at", "due_at"), False),)
+        # every query of the worker: one kind, not done, by due time (store/outbox.py)
+        indexes = ((("kind", "done_at", "due_at"), False),)
 
 
 class AdminAction(BaseModel):

@@ -109,7 +109,7 @@ def take_events(limit: int) -> list[Item]:
     query = (
         OutboxItem.select()
         .where((OutboxItem.kind == EVENT) & OutboxItem.done_at.is_null())
-        .order_by(OutboxItem.id)
+        .order_by(OutboxItem.due_at, OutboxItem.id)  # an event is due when it was made
         .limit(limit)
     )
     return _items(_skip_locked(query))
@@ -124,21 +124,25 @@ def replace_events(event_ids: Sequence[int], rows: Iterable[tuple[str, dict[str,
 
 
 def claim_due(limit: int, lease_seconds: float) -> list[Item]:
-    """Inside a transaction: up to `limit` due mail and ntfy rows nobody is delivering,
-    now claimed by the caller for `lease_seconds`."""
+    """Inside a transaction: up to `limit` due mail and up to `limit` due ntfy rows that
+    nobody is delivering, now claimed by the caller for `lease_seconds`. (One query per
+    kind: each walks the index (kind, done_at, due_at) from its first due row, however
+    many events wait beside them.)"""
     moment = now()
-    query = (
-        OutboxItem.select()
-        .where(
-            (OutboxItem.kind != EVENT)
-            & OutboxItem.done_at.is_null()
-            & (OutboxItem.due_at <= moment)
-            & (OutboxItem.claimed_until.is_null() | (OutboxItem.claimed_until < moment))
+    items: list[Item] = []
+    for kind in (MAIL, NTFY):
+        query = (
+            OutboxItem.select()
+            .where(
+                (OutboxItem.kind == kind)
+                & OutboxItem.done_at.is_null()
+                & (OutboxItem.due_at <= moment)
+                & (OutboxItem.claimed_until.is_null() | (OutboxItem.claimed_until < moment))
+            )
+            .order_by(OutboxItem.due_at, OutboxItem.id)
+            .limit(limit)
         )
-        .order_by(OutboxItem.due_at, OutboxItem.id)
-        .limit(limit)
-    )
-    items = _items(_skip_locked(query))
+        items += _items(_skip_locked(query))
     if items:
         until = moment + timedelta(seconds=lease_seconds)
         OutboxItem.update(claimed_until=until).where(
