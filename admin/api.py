@@ -75,6 +75,9 @@ class AdminApi(ApiClient):
     def settings(self) -> Json:
         return self.call("GET", "/admin/server/settings")
 
+    def maintenance(self) -> Json:
+        return self.call("POST", "/admin/server/maintenance")
+
     def audit(self, user: str | None, since: str | None, limit: int | None) -> list[Json]:
         params = {"user": user, "since": since, "limit": limit}
         return list(self.call("GET", "/admin/audit", params=params)["entries"])

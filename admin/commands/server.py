@@ -90,6 +90,21 @@ def stats(state: AdminState, as_json: bool) -> None:
 @server.command()
 @json_option
 @pass_admin
+def maintenance(state: AdminState, as_json: bool) -> None:
+    """Run the scheduler's sweeps now and print what each did.
+
+    Removes stalled players, sends the reminders and digests due, and purges what is past
+    its retention, as the scheduler does on its own every SCHEDULER_INTERVAL.
+    """
+    with state.api() as api:
+        answer = api.maintenance()
+    emit(answer, as_json, lambda: "\n".join(
+        f"{step['what']}: {step['count']}" for step in answer["steps"]))
+
+
+@server.command()
+@json_option
+@pass_admin
 def settings(state: AdminState, as_json: bool) -> None:
     """The server's effective settings (secrets hidden)."""
     with state.api() as api:

@@ -14,6 +14,7 @@ from corridorquest.api.auth import services
 from corridorquest.api.docs import documented
 from corridorquest.api.messages import BroadcastIn, BroadcastOut
 from corridorquest.api.validation import parse_body
+from corridorquest.scheduler.sweeps import maintain_now
 from corridorquest.services import admin_server
 
 bp = Blueprint("admin_server", url_prefix="/admin/server")
@@ -132,6 +133,28 @@ async def broadcast(request: Request) -> HTTPResponse:
 async def stats(request: Request) -> HTTPResponse:
     user = await require_admin_user(request, "read the server statistics")
     return json(await admin_server.stats(services(request), user))
+
+
+class AdminMaintenanceStepOut(BaseModel):
+    what: str
+    count: int
+
+
+class AdminMaintenanceOut(BaseModel):
+    steps: list[AdminMaintenanceStepOut]
+
+
+@bp.post("/maintenance")
+@documented(
+    "Run the scheduler's sweeps now (stalled players, reminders, digests, purges) and say "
+    "what each did (system admins only)",
+    tag=TAG,
+    ok=(200, AdminMaintenanceOut),
+    errors=(403,),
+)
+async def maintenance(request: Request) -> HTTPResponse:
+    user = await require_admin_user(request, "run the maintenance")
+    return json(await admin_server.maintenance(services(request), user, maintain_now))
 
 
 @bp.get("/settings")

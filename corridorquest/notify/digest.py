@@ -65,8 +65,8 @@ def queue_due_digests(limit: int = BATCH) -> int:
     return len(users)
 
 
-async def send_digests(ctx: ServiceContext) -> None:
-    """The scheduler's sweep: every digest due now."""
+async def send_digests(ctx: ServiceContext) -> int:
+    """The scheduler's sweep: every digest due now; how many."""
     queued = 0
     while True:
         count = await ctx.store.transaction(queue_due_digests)
@@ -76,3 +76,4 @@ async def send_digests(ctx: ServiceContext) -> None:
         await asyncio.sleep(0)
     if queued:
         wake(ctx)
+    return queued

@@ -25,44 +25,68 @@ from corridorquest.scheduler.leader import leadership_for
 from corridorquest.scheduler.loop import Scheduler, Sweep
 from corridorquest.services import games, idempotency, invitations, sessions, verification
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.stalls import sweep_reminders, sweep_stalls
+from corridorquest.services.stalls import (
+    remove_stalled,
+    send_reminders,
+    sweep_reminders,
+    sweep_stalls,
+)
 from corridorquest.store import outbox
 
 
-async def purge_cancelled_games(ctx: ServiceContext) -> None:
+async def purge_cancelled_games(ctx: ServiceContext) -> int:
+    total = 0
     while True:
         removed = await ctx.store.transaction(
             games.purge_cancelled, ctx.settings.cancelled_retention, games.PURGE_BATCH
         )
+        total += removed
         if removed < games.PURGE_BATCH:
-            return
+            return total
         await asyncio.sleep(0)  # let requests in between two batches
 
 
-async def purge_accounts(ctx: ServiceContext) -> None:
+async def purge_accounts(ctx: ServiceContext) -> int:
     settings = ctx.settings
-    await ctx.store.transaction(
+    codes = await ctx.store.transaction(
         verification.purge_expired,
         verification.signup_retention(settings),
         settings.password_request_window,
     )
-    await ctx.store.transaction(sessions.purge_expired, settings.login_rate_window)
+    return codes + await ctx.store.transaction(sessions.purge_expired, settings.login_rate_window)
 
 
-async def purge_records(ctx: ServiceContext) -> None:
-    await ctx.store.transaction(idempotency.purge_expired)
-    await ctx.store.transaction(invitations.purge_expired)
-    await ctx.store.transaction(outbox.purge_done, ctx.settings.outbox_retention)
+async def purge_records(ctx: ServiceContext) -> int:
+    keys = await ctx.store.transaction(idempotency.purge_expired)
+    return keys + await ctx.store.transaction(invitations.purge_expired)
 
 
-def every_interval(purge: Callable[[ServiceContext], Awaitable[None]]) -> Sweep:
-    """A sweep that runs `purge` every SCHEDULER_INTERVAL."""
+async def purge_outbox(ctx: ServiceContext) -> int:
+    return await ctx.store.transaction(outbox.purge_done, ctx.settings.outbox_retention)
+
+
+Step = Callable[[ServiceContext], Awaitable[int]]
+
+# What `maintain_now` runs, and what each step's count means (`cq-admin server maintenance`).
+STEPS: list[tuple[str, Step]] = [
+    ("stalled players removed", remove_stalled),
+    ("stall reminders sent", send_reminders),
+    ("daily digests queued", send_digests),
+    ("cancelled games purged", purge_cancelled_games),
+    ("expired codes, signups, sessions and login records purged", purge_accounts),
+    ("old idempotency keys and invitation-mail records purged", purge_records),
+    ("delivered or given-up outbox rows purged", purge_outbox),
+]
+
+
+def every_interval(step: Step) -> Sweep:
+    """A sweep that runs `step` every SCHEDULER_INTERVAL."""
 
     async def run(ctx: ServiceContext) -> datetime | None:
-        await purge(ctx)
+        await step(ctx)
         return None
 
-    return Sweep(purge.__name__, run)
+    return Sweep(step.__name__, run)
 
 
 SWEEPS: list[Sweep] = [
@@ -72,7 +96,15 @@ SWEEPS: list[Sweep] = [
     every_interval(purge_cancelled_games),
     every_interval(purge_accounts),
     every_interval(purge_records),
+    every_interval(purge_outbox),
 ]
+
+
+async def maintain_now(ctx: ServiceContext) -> list[tuple[str, int]]:
+    """Run every step of the sweeps now (an administrator asked); what each did. Every
+    step is idempotent, so running it beside the scheduler (or on a process that does
+    not lead) does no harm."""
+    return [(what, await step(ctx)) for what, step in STEPS]
 
 
 def start_scheduler(ctx: ServiceContext) -> Scheduler:

@@ -9,6 +9,7 @@ if any, applies again). Every change is recorded in the audit log in its transac
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
@@ -144,6 +145,25 @@ def _stats(default_limit: int, settings: Settings) -> dict[str, Any]:
         "motd": _effective_motd(settings),
         "message_limit": message_limit(default_limit),
     }
+
+
+Maintenance = Callable[[ServiceContext], Awaitable[list[tuple[str, int]]]]
+
+
+async def maintenance(
+    ctx: ServiceContext, current: CurrentUser, run: Maintenance
+) -> dict[str, Any]:
+    """Run the scheduler's steps now (`run`: `scheduler.sweeps.maintain_now`, handed in by
+    the API, which knows the scheduler) and say what each did; audited."""
+    require_admin(current, "run the maintenance")
+    done = await run(ctx)
+    summary = ", ".join(f"{what}: {count}" for what, count in done)
+
+    def audit() -> None:
+        record(current, "server.maintenance", "server", summary)
+
+    await ctx.store.transaction(audit)
+    return {"steps": [{"what": what, "count": count} for what, count in done]}
 
 
 async def stats(ctx: ServiceContext, current: CurrentUser) -> dict[str, Any]:

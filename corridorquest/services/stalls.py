@@ -112,21 +112,29 @@ async def remove_stalled_player(
     return await run_system_write(ctx, write)
 
 
-async def sweep_stalls(ctx: ServiceContext) -> datetime | None:
-    """Remove every player whose turn has lasted STALL_TIMEOUT; the next moment a turn
-    can reach it (the scheduler wakes then).
-
-    A game that starts or moves after this sweep reaches the timeout STALL_TIMEOUT from now
-    at the earliest, so the answer is never later than that.
-    """
+async def remove_stalled(ctx: ServiceContext) -> int:
+    """Remove every player whose turn has lasted STALL_TIMEOUT; how many were removed."""
     timeout = ctx.settings.stall_timeout
+    total = 0
     while True:
         stalled = await ctx.store.transaction(stalled_turns, timeout)
         removed = 0
         for game_id, user_id, since in stalled:
             removed += await remove_stalled_player(ctx, game_id, user_id, since)
+        total += removed
         if len(stalled) < BATCH or not removed:
-            break
+            return total
+
+
+async def sweep_stalls(ctx: ServiceContext) -> datetime | None:
+    """`remove_stalled`, then the next moment a turn can reach STALL_TIMEOUT (the
+    scheduler wakes then).
+
+    A game that starts or moves after this sweep reaches the timeout STALL_TIMEOUT from now
+    at the earliest, so the answer is never later than that.
+    """
+    timeout = ctx.settings.stall_timeout
+    await remove_stalled(ctx)
     horizon = utcnow() + timedelta(seconds=timeout)
     earliest = await ctx.store.transaction(earliest_turn_since)
     if earliest is None:
@@ -199,9 +207,9 @@ def next_reminder(after_seconds: int, interval_seconds: int) -> datetime | None:
     return min(moments) if moments else None
 
 
-async def sweep_reminders(ctx: ServiceContext) -> datetime | None:
+async def send_reminders(ctx: ServiceContext) -> int:
     """Remind every player whose turn has lasted STALL_REMIND_AFTER (again every
-    STALL_REMIND_INTERVAL); the next moment a reminder can fall due."""
+    STALL_REMIND_INTERVAL); how many reminders went out."""
     settings = ctx.settings
     after, interval = settings.stall_remind_after, settings.stall_remind_interval
 
@@ -210,12 +218,21 @@ async def sweep_reminders(ctx: ServiceContext) -> datetime | None:
         keep_events(ctx, reminders)
         return reminders
 
+    total = 0
     while True:
         reminders = await ctx.store.transaction(remind)
         for reminder in reminders:
             ctx.bus.publish(reminder)
+        total += len(reminders)
         if len(reminders) < BATCH:
-            break
+            return total
+
+
+async def sweep_reminders(ctx: ServiceContext) -> datetime | None:
+    """`send_reminders`, then the next moment a reminder can fall due."""
+    settings = ctx.settings
+    after, interval = settings.stall_remind_after, settings.stall_remind_interval
+    await send_reminders(ctx)
     horizon = utcnow() + timedelta(seconds=min(after, interval))
     found = await ctx.store.transaction(next_reminder, after, interval)
     return horizon if found is None else min(horizon, found)

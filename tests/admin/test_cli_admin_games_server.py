@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
 
 from admin.commands.audit import since_value
+from corridorquest.store import Store
+from corridorquest.store.models import Game, utcnow
 from tests.admin.admin_support import ADMIN, PLAYER, Admin
 from tests.support.games import get_game, join, new_game, started_game
 from tests.support.server import RunningServer, running_server
@@ -53,7 +55,7 @@ PLAYER_COMMANDS = [
     ("player", "remove", "-g", "1", "ann"), ("server", "motd", "hi"),
     ("server", "motd", "--clear"), ("server", "message-limit", "5"),
     ("server", "broadcast", "hello"), ("server", "stats"), ("server", "settings"),
-    ("audit",),
+    ("server", "maintenance"), ("audit",),
 ]
 
 
@@ -155,6 +157,29 @@ def test_stats_and_settings_with_secrets_hidden(cq_admin: Admin) -> None:
     text = ok(cq_admin("server", "settings"))
     assert "SMTP_PASSWORD=(hidden)" in text and "EMAIL_BACKEND=file" in text
     assert SECRET not in text and SECRET not in json.dumps(settings)
+
+
+def test_maintenance_runs_every_sweep_now_and_says_what_each_did(
+    cq_admin: Admin, server: RunningServer, client: httpx.Client, players: dict[str, str]
+) -> None:
+    game = new_game(client, players["ann"])
+    ok(cq_admin("game", "cancel", str(game["id"])))
+    # cancelled long ago: past CANCELLED_RETENTION (30 days by default)
+    store = Store.open(server.database_url, pool_size=1, migrate=False)
+    try:
+        store.run(lambda: Game.update(cancelled_at=utcnow() - timedelta(days=31))
+                  .where(Game.id == game["id"]).execute())
+    finally:
+        store.close()
+    done = as_json(cq_admin("server", "maintenance", "--json"))
+    counts = {step["what"]: step["count"] for step in done["steps"]}
+    assert "cancelled games purged" in counts and "stall reminders sent" in counts
+    assert counts["cancelled games purged"] >= 1  # (the scheduler may purge others too)
+    gone = client.get(f"/games/{game['id']}", headers=auth(players["ann"]))
+    assert gone.status_code == 404
+    text = ok(cq_admin("server", "maintenance"))
+    assert "cancelled games purged: 0" in text and "stalled players removed: " in text
+    assert as_json(cq_admin("audit", "--json"))[0]["action"] == "server.maintenance"
 
 
 def test_the_audit_log_records_every_admin_action(cq_admin: Admin, server: RunningServer) -> None:
