@@ -7,6 +7,7 @@ import click
 from admin.profiles import PROFILE_ENV
 from admin.state import AdminState, pass_admin
 from client.api import normalize_server_url
+from client.commands.account import end_session
 from client.errors import AuthError, CqError, InputError, RefusedError
 from client.profiles import DEFAULT_SERVER_URL, check_profile_name
 
@@ -73,18 +74,7 @@ def login(state: AdminState, server_url: str | None, username: str | None,
 @pass_admin
 def logout(state: AdminState) -> None:
     """Log out (end this profile's session)."""
-    profile = state.profile
-    if not profile.token:
-        raise AuthError("not logged in", reason="not_logged_in")
-    ended = "Logged out."
-    try:
-        with state.api() as api:
-            api.logout()
-    except AuthError:
-        ended = "Logged out (the session had already ended on the server)."
-    profile.token = None
-    state.save(profile)
-    click.echo(ended)
+    end_session(state)
 
 
 @click.group()

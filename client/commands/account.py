@@ -124,10 +124,9 @@ def login(
     click.echo(f"Logged in as {profile.username} on {url}." + hint_for_profile(state, profile.name))
 
 
-@click.command()
-@pass_state
-def logout(state: AppState) -> None:
-    """Logout from a Corridor Quest server."""
+def end_session(state: AppState) -> None:
+    """End the current profile's session on the server and forget its token (`cq logout`,
+    `cq-admin logout`)."""
     profile = state.profile
     if not profile.token:
         raise AuthError("not logged in", reason="not_logged_in")
@@ -140,6 +139,13 @@ def logout(state: AppState) -> None:
     profile.token = None
     state.save(profile)
     click.echo(ended)
+
+
+@click.command()
+@pass_state
+def logout(state: AppState) -> None:
+    """Logout from a Corridor Quest server."""
+    end_session(state)
 
 
 def run_verify(state: AppState, code: str) -> None:

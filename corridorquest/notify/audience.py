@@ -180,7 +180,8 @@ def action_played(event: ActionPlayed, facts: GameFacts, plan: Plan) -> None:
         if event.next_user_id is not None
         else f"Game {gid}"
     )
-    plan.push(facts.topic, title_next, _action_told(event, facts, None))
+    spectator = _action_told(event, facts, None)  # what every public topic may be told
+    plan.push(facts.topic, title_next, spectator)
     for uid in facts.player_ids():
         if uid == event.user_id:
             continue
@@ -192,7 +193,6 @@ def action_played(event: ActionPlayed, facts: GameFacts, plan: Plan) -> None:
             subject = f"Corridor Quest: {facts.name(event.user_id)} played in game {gid}"
         plan.mail(user, told, subject, facts)
         if facts.public and user is not None:
-            spectator = _action_told(event, facts, None)
             types = tuple(t for t in spectator.types if t != "turn" or uid == event.next_user_id)
             title = title_next if uid == event.next_user_id else f"Game {gid}"
             plan.push(user.username, title, Told(types, spectator.lines))
@@ -209,12 +209,12 @@ def game_started(event: GameStarted, facts: GameFacts, plan: Plan) -> None:
         return Told(types, (wording.started_line(gid, names, facts.variant()),
                             wording.turn_line(first, you)))
 
-    plan.push(facts.topic, f"Game {gid} started", told(None))
+    spectator = told(None)
+    plan.push(facts.topic, f"Game {gid} started", spectator)
     for uid in facts.player_ids():
         user = facts.users.get(uid)
         plan.mail(user, told(uid), f"Corridor Quest: game {gid} started", facts)
         if facts.public and user is not None:
-            spectator = told(None)
             types = spectator.types if uid == event.first_user_id else ("game",)
             plan.push(user.username, f"Game {gid} started", Told(types, spectator.lines))
 

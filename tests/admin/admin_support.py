@@ -29,3 +29,11 @@ def make_runner(config_dir: Path) -> Admin:
                                   prog_name="cq-admin")
 
     return run
+
+
+def assert_refused_to_a_player(cq_admin: Admin, command: tuple[str, ...]) -> None:
+    """`command` run as the player: exit code 4 and one line saying why."""
+    refused = cq_admin(*command, profile=PLAYER)
+    assert refused.exit_code == 4, refused.output
+    assert "only system administrators" in refused.output
+    assert len(refused.output.strip().splitlines()) == 1

@@ -14,7 +14,7 @@ import pytest
 from admin.commands.audit import since_value
 from corridorquest.store import Store
 from corridorquest.store.models import Game, utcnow
-from tests.admin.admin_support import ADMIN, PLAYER, Admin
+from tests.admin.admin_support import ADMIN, Admin, assert_refused_to_a_player
 from tests.support.games import get_game, join, new_game, started_game
 from tests.support.server import RunningServer, running_server
 from tests.support.users import auth, insert_user
@@ -63,10 +63,7 @@ PLAYER_COMMANDS = [
 def test_every_game_server_and_audit_command_is_refused_to_a_player(
     cq_admin: Admin, command: tuple[str, ...]
 ) -> None:
-    refused = cq_admin(*command, profile=PLAYER)
-    assert refused.exit_code == 4, refused.output
-    assert "only system administrators" in refused.output
-    assert len(refused.output.strip().splitlines()) == 1
+    assert_refused_to_a_player(cq_admin, command)
 
 
 def test_game_list_and_show_include_private_games(

@@ -11,7 +11,7 @@ import pytest
 
 from corridorquest.store import Store
 from corridorquest.store.models import Game
-from tests.admin.admin_support import ADMIN, PLAYER, Admin
+from tests.admin.admin_support import ADMIN, PLAYER, Admin, assert_refused_to_a_player
 from tests.support.finishing_games import TWO_PLAYER_SCRIPT
 from tests.support.games import get_game, join, new_game, started_game
 from tests.support.server import RunningServer
@@ -75,10 +75,7 @@ PLAYER_COMMANDS = [
 def test_every_user_command_is_refused_to_a_player(
     cq_admin: Admin, command: tuple[str, ...]
 ) -> None:
-    refused = cq_admin(*command, profile=PLAYER)
-    assert refused.exit_code == 4, refused.output
-    assert "only system administrators" in refused.output
-    assert len(refused.output.strip().splitlines()) == 1
+    assert_refused_to_a_player(cq_admin, command)
 
 
 def test_list_filters_and_verifying_a_signup_whose_mail_never_came(
