@@ -9,14 +9,13 @@ against the engine.
 
 from __future__ import annotations
 
-import json
 import random
 
 import httpx
 
-from corridorquest.engine import GameRecord, GameState, Seat
+from corridorquest.engine import GameState, Seat
 from corridorquest.store import Store
-from corridorquest.store.models import Game, GameAction
+from corridorquest.store.check import CheckReport, check_games
 from tests.support.games import history, play, started_game
 
 
@@ -69,30 +68,14 @@ class WanderingGame:
 
 
 def stored_games_replay(database_url: str) -> int:
-    """Replay every started game's stored actions through the engine and check that the
-    result is the stored position; returns how many games were checked."""
+    """Replay every started (and finished) game's stored actions through the engine, as
+    `corridorquest check` does (store/check.py), and check that the result is the stored
+    position; returns how many games were checked."""
     store = Store.open(database_url, pool_size=1, migrate=False)
     try:
-
-        def load() -> list[tuple[Game, list[str]]]:
-            games = list(Game.select().where(Game.state.is_null(False)).order_by(Game.id))
-            return [
-                (
-                    game,
-                    [
-                        row.notation
-                        for row in GameAction.select()
-                        .where(GameAction.game == game.id)
-                        .order_by(GameAction.n)
-                    ],
-                )
-                for game in games
-            ]
-
-        games = store.run(load)
+        report = CheckReport()
+        store.run(check_games, report)
     finally:
         store.close()
-    for game, actions in games:
-        replayed = GameRecord(game.size, game.players, int(game.seed), actions).replay()
-        assert replayed.to_dict() == json.loads(game.state), f"game {game.id}"
-    return len(games)
+    assert not report.broken, report.broken
+    return report.games
