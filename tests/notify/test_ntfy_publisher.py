@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
+from pathlib import Path
 
+import httpx
 import pytest
 
 from corridorquest.notify.ntfy import NtfyPublisher, PublishRefused
+from corridorquest.settings import Settings
 from tests.support.ntfy_recorder import NtfyRecorder
 
 
@@ -53,3 +56,26 @@ def test_a_4xx_is_a_refusal_and_a_5xx_an_error_to_retry(ntfy: NtfyRecorder) -> N
         with pytest.raises(Exception) as raised:
             publish(ntfy.url, None, "tok")
         assert not isinstance(raised.value, PublishRefused)
+
+
+def test_ntfy_timeout_bounds_a_publish_to_a_server_that_does_not_answer(
+    ntfy: NtfyRecorder, tmp_path: Path
+) -> None:
+    settings = Settings(data_dir=str(tmp_path), ntfy_url=ntfy.url, ntfy_timeout=1)
+
+    async def run() -> None:
+        publisher = NtfyPublisher.from_settings(settings)
+        assert publisher is not None
+        try:
+            await publisher.publish({"topic": "game_4", "title": "Game 4", "body": "text",
+                                     "tags": ["turn"], "priority": "urgent"})
+        finally:
+            await publisher.close()
+
+    ntfy.pause()  # the server holds every request (up to 30 s)
+    try:
+        with pytest.raises(httpx.TimeoutException):  # a failure to retry, not a refusal
+            asyncio.run(run())
+    finally:
+        ntfy.resume()
+    assert ntfy.published == []
