@@ -99,6 +99,13 @@ class GameCancelled(GameEvent):
     reason: str
 
 
+@dataclass(frozen=True)
+class MarkersChanged(GameEvent):
+    """A player placed or removed one of its markers (the game's revision stays)."""
+
+    user_id: int
+
+
 E = TypeVar("E", bound=Event)
 Handler = Callable[[Any], None] | Callable[[Any], Awaitable[None]]
 

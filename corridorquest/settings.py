@@ -256,6 +256,24 @@ class Settings(BaseModel):
         "dropped at delivery), then purge them.",
     )
     ntfy_timeout: Seconds = Field(10, description="ntfy publish connect/send timeout.")
+    streams_per_user: int = Field(
+        8,
+        ge=1,
+        description="Live event streams (server-sent events) one user may hold open at once "
+        "on one server process; one more is refused with 429 too_many_streams.",
+    )
+    stream_keepalive: Seconds = Field(
+        15,
+        ge=1,
+        description="An idle live stream gets a comment line this often, so that proxies "
+        "keep it open.",
+    )
+    stream_queue: int = Field(
+        64,
+        ge=1,
+        description="Updates waiting to be written to one live stream; a reader that falls "
+        "this far behind is disconnected (its client reconnects and resumes).",
+    )
     scheduler_interval: Seconds = Field(
         60,
         description="How often the scheduler purges (cancelled games, expired codes, "

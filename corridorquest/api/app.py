@@ -3,8 +3,8 @@
 One blueprint per domain under /api/v1, one error handler, OpenAPI at
 /api-docs/openapi.json and Swagger UI at /api-docs (assets shipped in api/static).
 The service context (database, bus) opens when the server starts and closes when it
-stops; the notify worker (corridorquest/notify) and the scheduler (corridorquest/scheduler)
-start after it and stop before.
+stops; the notify worker (corridorquest/notify), the scheduler (corridorquest/scheduler)
+and the live streams (corridorquest/live) start after it and stop before.
 """
 
 from __future__ import annotations
@@ -32,12 +32,14 @@ from corridorquest.api import (
     scores,
     server,
     sessions,
+    streams,
     swagger_assets,
     trading,
     users,
 )
 from corridorquest.api.errors import install_error_handler
 from corridorquest.api.json_encoding import dumps
+from corridorquest.live import start_live
 from corridorquest.notify.worker import start_notifications
 from corridorquest.scheduler import start_scheduler
 from corridorquest.security.https_check import install_https_check
@@ -65,6 +67,7 @@ BLUEPRINTS: list[Blueprint] = [
     users.bp,
     sessions.bp,
     sessions.verifications_bp,
+    streams.bp,
 ]
 
 
@@ -130,6 +133,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         )
         log.info("database ready: %s", _redacted(settings.database_url))
         app.ctx.scheduler = start_scheduler(ctx)
+        app.ctx.live = await start_live(ctx)  # streams; on PostgreSQL, the relay
         # What exists now (modules, routes, the OpenAPI spec) lives as long as the server:
         # out of the collector's sight, a full collection no longer walks it (pauses that
         # every request of that moment would wait for).
@@ -141,6 +145,14 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         # fifth lower (benchmarks/README.md); the garbage in cycles waiting meanwhile is a
         # few MB at most.
         gc.set_threshold(50_000, 20, 20)
+
+    @app.before_server_stop
+    async def end_streams(app: Sanic[Any, Any]) -> None:
+        # before Sanic waits for open connections: a stream would hold it until the
+        # graceful shutdown's timeout
+        live = getattr(app.ctx, "live", None)
+        if live is not None:
+            await live.close()
 
     @app.after_server_stop
     async def close_services(app: Sanic[Any, Any]) -> None:

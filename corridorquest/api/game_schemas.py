@@ -147,6 +147,9 @@ class GameOut(BaseModel):
     trade_balance: int | None = Field(None, description="the caller's own (null: not a player)")
     last_actions: list[ActionOut]
     scores: dict[str, int]
+    online: list[str] = Field(
+        default_factory=list, description="players holding a live stream open"
+    )
     cancel_reason: str | None
     created_at: str | None
     started_at: str | None

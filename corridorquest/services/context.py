@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
-from corridorquest.events import EventBus
+from corridorquest.events import Event, EventBus
 from corridorquest.security.hashing_pool import PasswordPool, PasswordPoolBusy
 from corridorquest.services.errors import Unavailable
 from corridorquest.settings import Settings
@@ -38,6 +38,9 @@ class ServiceContext:
     store: Store
     bus: EventBus
     passwords: PasswordPool | None = field(default=None, repr=False)
+    # inside a write's transaction: tell the other server processes of its events
+    # (corridorquest.live.relay on PostgreSQL; None: this process is the only one)
+    announce: Callable[[Sequence[Event]], None] | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, settings: Settings) -> ServiceContext:

@@ -93,6 +93,14 @@ def _list(caller: CurrentUser, filters: GameFilter) -> list[dict[str, Any]]:
     return [summary_view(LoadedGame(game, by_game[game.id], None)) for game in games]
 
 
+def active_games(caller: CurrentUser) -> list[dict[str, Any]]:
+    """The caller's waiting and started games, newest first (inside a transaction)."""
+    found = []
+    for status in ("started", "waiting"):
+        found += _list(caller, GameFilter(status=status, user="me", limit=MAX_LIMIT))
+    return sorted(found, key=lambda game: -int(game["id"]))
+
+
 async def list_games(
     ctx: ServiceContext, caller: CurrentUser, filters: GameFilter
 ) -> list[dict[str, Any]]:

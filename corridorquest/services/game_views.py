@@ -12,6 +12,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from corridorquest.engine import CLOCKWISE, GameState, Seat, wall_cost
+from corridorquest.services import presence
 from corridorquest.services.game_access import LoadedGame
 from corridorquest.services.offer_views import offers_view
 from corridorquest.services.user_refs import ids_in, render, usernames
@@ -252,6 +253,8 @@ def game_view(
         "trade_balance": viewer.trade_balance if viewer is not None else None,
         "last_actions": _history(last_actions, roster.names, visibility),
         "scores": roster.scores,
+        # the players holding a live stream open (services.presence)
+        "online": [roster.names[uid] for uid in presence.online(row("id"), roster.names)],
         "cancel_reason": _cancel_reason(row("cancel_reason"), roster),
         "created_at": iso(row("created_at")),
         "started_at": iso(row("started_at")),

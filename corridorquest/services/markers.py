@@ -8,7 +8,8 @@
 - Marking a marked edge is 409 `already_marked`; unmarking an unmarked one is 404
   `marker_not_found`. A refused request changes nothing.
 - Markers are notes, not game changes: they do not bump the game's revision (that would
-  tell the opponents that someone is taking notes) and create no message or event.
+  tell the opponents that someone is taking notes) and create no message. Their one
+  event, `MarkersChanged`, updates the owner's own live streams and nobody else's.
 - Visible to their owner only during play; to everyone once the game is finished.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from corridorquest.engine import NotationError, Seat, Wall, parse_marker
+from corridorquest.events import MarkersChanged
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, NotFound, Unprocessable
@@ -27,6 +29,7 @@ from corridorquest.services.game_access import (
     require_status,
 )
 from corridorquest.services.game_views import game_view, markers_of, visibility_for
+from corridorquest.services.outbound import keep_events
 from corridorquest.services.visibility import covered_markers
 from corridorquest.store import IntegrityError
 from corridorquest.store.models import GameMarker
@@ -78,9 +81,15 @@ async def mark(
             raise Conflict(
                 "already_marked", f"{notation}: you have already marked that edge"
             ) from None
+        changed.append(MarkersChanged(game_id, loaded.game.revision, user.id))
+        keep_events(ctx, changed)
         return game_view(loaded, user.id)
 
-    return await ctx.store.transaction(write)
+    changed: list[MarkersChanged] = []
+    view = await ctx.store.transaction(write)
+    for event in changed:
+        ctx.bus.publish(event)
+    return view
 
 
 async def unmark(
@@ -102,9 +111,15 @@ async def unmark(
         )
         if not removed:
             raise NotFound("marker_not_found", f"{notation}: you have no marker there")
+        changed.append(MarkersChanged(game_id, loaded.game.revision, user.id))
+        keep_events(ctx, changed)
         return game_view(loaded, user.id)
 
-    return await ctx.store.transaction(write)
+    changed: list[MarkersChanged] = []
+    view = await ctx.store.transaction(write)
+    for event in changed:
+        ctx.bus.publish(event)
+    return view
 
 
 async def list_markers(

@@ -202,6 +202,26 @@ def readable_messages(loaded: LoadedGame, viewer_id: int, after: int = 0) -> lis
     return [message_view(row, n, names, viewer_id, revealed) for n, row in numbered]
 
 
+def last_number(game_id: int, viewer_id: int) -> int:
+    """The number of the last message `viewer_id` is party to (0: none yet): where a
+    reader's `after` cursor stands once it has read everything (inside a transaction)."""
+    return int(
+        GameMessage.select().where((GameMessage.game == game_id) & _party_to(viewer_id)).count()
+    )
+
+
+def message_for(loaded: LoadedGame, message_id: int, viewer_id: int) -> dict[str, Any] | None:
+    """One message (by row id) as `viewer_id` reads it, None if it may not (a live DM)."""
+    row = GameMessage.get_or_none(GameMessage.id == message_id)
+    if row is None or row.game_id != loaded.game.id:
+        return None
+    if row.recipient_id is not None and viewer_id not in (row.sender_id, row.recipient_id):
+        return None
+    number = _number_of(row, viewer_id)
+    found = readable_messages(loaded, viewer_id, after=number - 1)
+    return found[0] if found and found[0]["id"] == number else None
+
+
 async def list_messages(
     ctx: ServiceContext,
     user: CurrentUser,

@@ -26,9 +26,13 @@ class OutboxChanged(Event):
 
 
 def keep_events(ctx: ServiceContext, events: Sequence[Event]) -> None:
-    """Inside the transaction of a change: store its events that are to be kept."""
+    """Inside the transaction of a change: store its events that are to be kept, and
+    announce them to the other server processes (`ctx.announce`, PostgreSQL: a NOTIFY
+    that goes out with the commit, for their live streams)."""
     for event in ctx.bus.kept(list(events)):
         outbox.record_event(*to_record(event))
+    if ctx.announce is not None and events:
+        ctx.announce(events)
 
 
 def queue_mail(to: str, subject: str, body: str) -> None:

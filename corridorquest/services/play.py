@@ -82,12 +82,13 @@ async def play(
     if kind not in ACTION_TYPES:
         raise Unprocessable("invalid_notation", f"{kind}: the type is move, jump or wall")
     # What the answer's view showed, for view_cache once the move has committed.
-    shown: list[tuple[int, int, int, list[ActionRow], Any]] = []
+    shown: list[tuple[int, int, int, list[ActionRow], Any, int]] = []
     written: list[LoadedGame] = []  # the game as the move left it, for game_cache
 
     def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
         shown.clear()
         written.clear()
+        since = view_cache.token(game_id)
         loaded = load_visible(game_id, user, lock=True)
         game = loaded.game
         known = view_cache.get(game.id, game.seed, game.revision)
@@ -127,6 +128,7 @@ async def play(
             type=action_type,
             notation=notation,
             at=now,
+            revision=game.revision + 1,  # what the move makes it, below
         )
         if known is not None:  # the view at the last revision, and this action
             row = ActionRow(state.ply, seat.value, user.id, action_type, notation, now)
@@ -167,7 +169,7 @@ async def play(
             game.turn_since = now
             game.reminded_at = None
             fast.update(game, "state", "revision", "turn_user", "turn_since", "reminded_at")
-        shown.append((game.id, game.seed, game.revision, last_actions, offers))
+        shown.append((game.id, game.seed, game.revision, last_actions, offers, since))
         written.append(loaded)
         return 201, game_view(loaded, user.id, last_actions, offers)
 

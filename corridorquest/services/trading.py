@@ -7,7 +7,9 @@
   offer, `buying` against a sell offer, at any moment of a Started game (not only on
   its turn). One wall moves from the seller to the buyer (engine `transfer_wall`), the
   variant's wall cost moves from the buyer's trade balance to the seller's, the offer is
-  closed and the game's revision goes up by one: all in ONE transaction. Concurrent
+  closed and the game's revision goes up by one: all in ONE transaction. Making or
+  withdrawing a public offer moves the revision on too; a private one does not (the other
+  players must see no trace of it: services.view_cache forgets the game instead). Concurrent
   trades against one offer: the offer row is claimed with a conditional UPDATE (and the
   game row is locked on PostgreSQL), so exactly one succeeds; the others get 409
   `offer_taken`.
@@ -24,6 +26,7 @@ from typing import Any
 from corridorquest.engine import IllegalActionError, Seat, wall_cost
 from corridorquest.engine.trading import can_sell, transfer_wall
 from corridorquest.events import Event, GameEvent
+from corridorquest.services import view_cache
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, NotFound, Unprocessable
@@ -150,7 +153,10 @@ async def make_offer(
             partner=other.id if other else None,
             created_at=utcnow(),
         )
-        _bump(loaded)
+        if other is None:
+            _bump(loaded)
+        else:  # the others must not see that something happened
+            view_cache.forget(game_id)
         cost = wall_cost(loaded.game.size, loaded.game.players)
         if other is None:
             text = f"{ref(user.id)} offers to {VERB[mode]} a wall (wall cost {cost})"
@@ -194,7 +200,10 @@ async def withdraw_offer(
         offer.status = "withdrawn"
         offer.closed_at = utcnow()
         fast.update(offer, "status", "closed_at")
-        _bump(loaded)
+        if offer.partner_id is None:
+            _bump(loaded)
+        else:  # a private offer: as when it was made
+            view_cache.forget(game_id)
         text = f"{ref(user.id)} withdrew the offer to {VERB[offer.mode]} a wall"
         add_system(game_id, text, about=user.id, to=offer.partner_id)
         events.append(

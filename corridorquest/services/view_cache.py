@@ -2,8 +2,11 @@
 
 A game view shows the game's last five actions and its open offers: two more queries on
 every move. Every write that changes either of them moves the game's revision on (a
-move adds an action; making, taking and cancelling offers are revisions of their own), so
-what a game shows at revision R it shows for good. After a move commits, `play` remembers
+move adds an action; making, taking and cancelling public offers are revisions of their
+own), so what a game shows at revision R it shows for good; except a private offer made
+or withdrawn, which leaves the revision as it was (the other players must not see that
+something happened) and `forget`s the game instead: a move that was under way when it was
+forgotten (its `token` is older) remembers nothing. After a move commits, `play` remembers
 its view's actions and offers under (game id, seed, revision); the next move of that game,
 finding the game at that revision, builds its view from them and its own new action
 instead of reading them again.
@@ -36,6 +39,7 @@ class GameExtras(NamedTuple):
 _Key = tuple[int, int, int]  # game id, seed, revision
 
 _cache: OrderedDict[int, tuple[_Key, GameExtras]] = OrderedDict()  # by game id
+_forgotten: dict[int, int] = {}  # game id -> how often it was forgotten
 _lock = threading.Lock()  # PostgreSQL runs transactions in a thread pool
 
 
@@ -48,16 +52,34 @@ def get(game_id: int, seed: int, revision: int) -> GameExtras | None:
     return found[1]
 
 
+def token(game_id: int) -> int:
+    """Take at the start of a write that may `remember` the game afterwards."""
+    with _lock:
+        return _forgotten.get(game_id, 0)
+
+
+def forget(game_id: int) -> None:
+    """Its offers changed without a new revision (a private offer): drop what is known,
+    and refuse what writes that started before now would remember."""
+    with _lock:
+        _cache.pop(game_id, None)
+        _forgotten[game_id] = _forgotten.get(game_id, 0) + 1
+
+
 def remember(
     game_id: int,
     seed: int,
     revision: int,
     actions: Sequence[ActionRow],
     offers: Sequence[Sequence[Any]],
+    since: int = 0,
 ) -> None:
-    """Call after the write that brought the game to `revision` has committed."""
+    """Call after the write that brought the game to `revision` has committed; `since`:
+    the `token` taken when that write started."""
     entry = GameExtras(tuple(actions), tuple(tuple(row) for row in offers))
     with _lock:
+        if _forgotten.get(game_id, 0) != since:
+            return
         _cache[game_id] = ((game_id, seed, revision), entry)
         _cache.move_to_end(game_id)
         while len(_cache) > MAX_ENTRIES:
@@ -68,3 +90,4 @@ def forget_all() -> None:
     """Empty the cache (tests)."""
     with _lock:
         _cache.clear()
+        _forgotten.clear()

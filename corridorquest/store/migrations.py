@@ -92,6 +92,10 @@ def _admin_audit(db: pw.Database) -> None:
     db.create_tables([AdminAction], safe=True)
 
 
+def _action_revision(db: pw.Database) -> None:
+    add_column_if_missing(db, "game_action", "revision", pw.IntegerField(null=True))
+
+
 STEPS: list[Step] = [
     (1, "initial schema: users, sessions, verifications, games, actions", _initial_schema),
     (2, "markers of invisible-walls games", _markers),
@@ -104,6 +108,7 @@ STEPS: list[Step] = [
     (9, "invitation mails sent, for their hourly limit per user", _invitation_mails),
     (10, "the durable notification outbox; the daily digest choice", _outbox_and_digest),
     (11, "the audit log of the system administrators' actions", _admin_audit),
+    (12, "game actions remember the revision they made (live streams)", _action_revision),
 ]
 
 

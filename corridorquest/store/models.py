@@ -174,6 +174,9 @@ class GameAction(BaseModel):
     type = pw.CharField(max_length=8)  # move | jump | wall
     notation = pw.CharField(max_length=16)  # canonical: destination square or c3h
     at = pw.DateTimeField(default=utcnow)
+    # the game's revision this action made (live streams resume after a revision);
+    # None for actions played before migration step 12
+    revision = pw.IntegerField(null=True)
 
     class Meta:
         indexes = ((("game", "n"), True),)

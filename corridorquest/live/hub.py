@@ -1,0 +1,342 @@
+"""The live hub: this process's open streams, and what each of them is sent.
+
+Every change reaches the hub as an event of the bus (a write of this process, after its
+commit) or of the relay (a write of another process, on PostgreSQL). The hub does not
+trust an event to say what changed: it only marks the game for a look, and the look
+(`services.live_views.catch_up`, in one read transaction per game) works out from each
+stream's cursor what that stream has not had yet, as the API would show it to its
+reader. Events that arrive while a game is being looked at make one more look after it:
+a busy game is looked at once per turn of the loop at most, never once per event per
+stream.
+
+Streams that would be sent the same thing share the work: the plain spectators of a
+public game (not players, not system admins, nothing of their own in the game) at the
+same cursor get one computed update, encoded once. A player's stream is computed for
+that player.
+
+Each stream has a queue of at most STREAM_QUEUE chunks; its request handler writes them
+out. A reader that falls that far behind is disconnected (its client resumes from its
+last event id). `close` ends every stream cleanly when the server stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from corridorquest.events import (
+    ActionPlayed,
+    Event,
+    GameCancelled,
+    GameEvent,
+    GameFinished,
+    GameStarted,
+    MarkersChanged,
+    PlayersInvited,
+)
+from corridorquest.live import sse
+from corridorquest.services import live_views, presence
+from corridorquest.services.auth import CurrentUser
+from corridorquest.services.context import ServiceContext
+from corridorquest.services.errors import RateLimited
+from corridorquest.services.live_views import CatchUp, Cursor
+from corridorquest.services.messages import AdminBroadcast, MessagePosted
+from corridorquest.services.trading import OfferMade, OfferWithdrawn
+
+log = logging.getLogger("corridorquest.live")
+
+USER_EVENTS = (ActionPlayed, GameStarted, GameFinished, GameCancelled, PlayersInvited)
+_END = None  # the queue's last item
+
+
+class Stream:
+    """One open stream: a game's (`game_id`) or a user's own (`game_id` None)."""
+
+    __slots__ = (
+        "user", "game_id", "code", "queue", "cursor", "plain", "present", "closed", "abort"
+    )
+
+    def __init__(
+        self, user: CurrentUser, game_id: int | None, code: str | None, queue_size: int
+    ) -> None:
+        self.user = user
+        self.game_id = game_id
+        self.code = code  # the invitation code it was opened with (private games)
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
+        self.cursor: Cursor | None = None  # None until its first events are out
+        self.plain = True  # could share a spectator's updates (see the module docstring)
+        self.present = False  # counted in services.presence (a player's, or a user stream)
+        self.closed = False
+        self.abort: Callable[[], None] | None = None  # drops the connection
+
+    def put(self, chunk: bytes) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(chunk)
+        except asyncio.QueueFull:  # a reader that does not keep up
+            log.info("live stream of %s dropped: it fell behind", self.user.username)
+            self.end()
+            if self.abort is not None:
+                self.abort()
+
+    def end(self) -> None:
+        """No more events: the handler finishes the response."""
+        if self.closed:
+            return
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(_END)
+
+
+class LiveHub:
+    def __init__(self, ctx: ServiceContext) -> None:
+        self.ctx = ctx
+        self.settings = ctx.settings
+        self._games: dict[int, set[Stream]] = {}
+        self._users: dict[int, set[Stream]] = {}
+        self._count: dict[int, int] = {}  # user id -> open streams
+        self._dirty: dict[int, tuple[set[int], bool]] = {}  # game -> (view for, presence)
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing = False
+        self.on_presence: Callable[[], None] | None = None  # the relay re-sends the list
+        ctx.bus.subscribe(Event, self.on_event)
+
+    # --- streams ----------------------------------------------------------------------
+
+    def _admit(self, user: CurrentUser) -> None:
+        limit = self.settings.streams_per_user
+        if self._count.get(user.id, 0) >= limit:
+            raise RateLimited(
+                "too_many_streams",
+                f"you have {limit} live streams open on this server; close one first",
+                limit=limit,
+            )
+
+    async def open_game(
+        self, user: CurrentUser, game_id: int, code: str | None, since: Cursor | None
+    ) -> tuple[Stream, bytes]:
+        """A stream of `game_id` and its first chunk (404 as `GET` would answer)."""
+        self._admit(user)
+
+        def first() -> tuple[CatchUp, bool, bool]:
+            loaded = live_views.game_for(game_id, user, code)
+            update = live_views.first_update(loaded, user.id, since)
+            plain = live_views.plain_spectator(loaded, user)
+            return update, plain, loaded.is_player(user.id)
+
+        stream = Stream(user, game_id, code, self.settings.stream_queue)
+        self._add(stream)
+        try:
+            update, plain, player = await self.ctx.store.transaction(first)
+        except BaseException:
+            self._remove(stream)
+            raise
+        stream.cursor = update.cursor
+        stream.plain = plain
+        stream.present = player
+        if player and presence.opened(game_id, user.id):
+            self._presence_changed(game_id)
+        else:  # what committed since the first read (a look finds nothing if nothing did)
+            self._mark(game_id, set())
+        return stream, sse.events(update.items)
+
+    async def open_user(self, user: CurrentUser) -> tuple[Stream, bytes]:
+        """The caller's own stream and its first chunk (its active games)."""
+        self._admit(user)
+        stream = Stream(user, None, None, self.settings.stream_queue)
+        self._add(stream)
+        try:
+            games = await self.ctx.store.transaction(live_views.user_games, user)
+        except BaseException:
+            self._remove(stream)
+            raise
+        stream.present = True
+        if presence.opened(None, user.id) and self.on_presence is not None:
+            self.on_presence()
+        return stream, sse.event("games", games)
+
+    def close_stream(self, stream: Stream) -> None:
+        """Its connection ended (whoever ended it)."""
+        stream.closed = True
+        self._remove(stream)
+        if stream.present and presence.closed(stream.game_id, stream.user.id):
+            stream.present = False
+            if stream.game_id is not None:
+                self._presence_changed(stream.game_id)
+            elif self.on_presence is not None:
+                self.on_presence()
+
+    def _add(self, stream: Stream) -> None:
+        registry = self._users if stream.game_id is None else self._games
+        key = stream.user.id if stream.game_id is None else stream.game_id
+        registry.setdefault(key, set()).add(stream)
+        self._count[stream.user.id] = self._count.get(stream.user.id, 0) + 1
+
+    def _remove(self, stream: Stream) -> None:
+        registry = self._users if stream.game_id is None else self._games
+        key = stream.user.id if stream.game_id is None else stream.game_id
+        members = registry.get(key)
+        if members is None or stream not in members:
+            return
+        members.discard(stream)
+        if not members:
+            del registry[key]
+        left = self._count.get(stream.user.id, 1) - 1
+        if left:
+            self._count[stream.user.id] = left
+        else:
+            self._count.pop(stream.user.id, None)
+
+    def streams(self) -> int:
+        return sum(self._count.values())
+
+    # --- events -------------------------------------------------------------------------
+
+    def on_event(self, event: Event) -> None:
+        """A change committed (here or, through the relay, in another process)."""
+        if self._closing:
+            return
+        if isinstance(event, GameEvent) and event.game_id in self._games:
+            view_for: set[int] = set()
+            if isinstance(event, MarkersChanged):
+                view_for.add(event.user_id)  # only its owner's view shows them
+            elif isinstance(event, OfferMade | OfferWithdrawn) and event.partner_id:
+                view_for |= {event.user_id, event.partner_id}  # a private offer
+            self._mark(event.game_id, view_for)
+        elif isinstance(event, AdminBroadcast):
+            for game_id in event.game_ids:
+                if game_id in self._games:
+                    self._mark(game_id, set())
+        if self._users and (
+            isinstance(event, USER_EVENTS)
+            or (isinstance(event, MessagePosted) and event.recipient_id is not None)
+        ):
+            self._spawn(self._to_users(event))
+
+    def look_at(self, game_id: int) -> None:
+        """Look at a game if it is watched (another process changed it)."""
+        if game_id in self._games:
+            self._mark(game_id, set())
+
+    def look_at_all(self) -> None:
+        """Look at every watched game (the relay lost touch for a while)."""
+        for game_id in list(self._games):
+            self._mark(game_id, set())
+
+    def presence_changed(self, game_ids: set[int]) -> None:
+        """Another process's streams changed who is online in these games."""
+        for game_id in game_ids:
+            if game_id in self._games:
+                self._mark(game_id, set(), presence_too=True)
+
+    def _presence_changed(self, game_id: int) -> None:
+        self._mark(game_id, set(), presence_too=True)
+        if self.on_presence is not None:
+            self.on_presence()
+
+    def _mark(self, game_id: int, view_for: set[int], presence_too: bool = False) -> None:
+        if self._closing:
+            return
+        found = self._dirty.get(game_id)
+        if found is None:
+            self._dirty[game_id] = (set(view_for), presence_too)
+        else:
+            found[0].update(view_for)
+            if presence_too and not found[1]:
+                self._dirty[game_id] = (found[0], True)
+        if game_id not in self._running:
+            task = asyncio.get_running_loop().create_task(self._look(game_id))
+            self._running[game_id] = task
+
+    async def _look(self, game_id: int) -> None:
+        try:
+            while game_id in self._dirty and not self._closing:
+                await asyncio.sleep(0)  # let this turn's other changes join the look
+                view_for, presence_too = self._dirty.pop(game_id)
+                streams = [s for s in self._games.get(game_id, ()) if s.cursor is not None]
+                if not streams:
+                    continue
+                try:
+                    sent = await self.ctx.store.transaction(
+                        self._work, game_id, streams, view_for, presence_too
+                    )
+                except Exception:
+                    log.exception("live update of game %s failed", game_id)
+                    continue
+                for members, chunk, cursor in sent:
+                    for stream in members:
+                        if chunk is None:  # gone, or no longer visible to the reader
+                            stream.end()
+                            continue
+                        if cursor is not None:
+                            stream.cursor = cursor
+                        if chunk:
+                            stream.put(chunk)
+        finally:
+            self._running.pop(game_id, None)
+
+    @staticmethod
+    def _work(
+        game_id: int, streams: list[Stream], view_for: set[int], presence_too: bool
+    ) -> list[tuple[list[Stream], bytes | None, Cursor | None]]:
+        """Inside a read transaction: each group of streams and its chunk."""
+        loaded = live_views.game_for_streams(game_id)
+        if loaded is None:
+            return [(list(streams), None, None)]
+        public = not loaded.game.private
+        groups: dict[tuple[Any, ...], list[Stream]] = {}
+        for stream in streams:
+            uid = stream.user.id
+            if stream.plain and (not public or loaded.is_player(uid) or stream.user.is_admin):
+                stream.plain = False  # joined, or a private game: its own updates from now
+            key = ("spectators", stream.cursor) if stream.plain else (uid, stream.cursor)
+            groups.setdefault(key, []).append(stream)
+        online = live_views.online_view(loaded) if presence_too else None
+        out: list[tuple[list[Stream], bytes | None, Cursor | None]] = []
+        for members in groups.values():
+            first = members[0]
+            assert first.cursor is not None
+            if not live_views.may_watch(loaded, first.user, first.code):
+                out.append((members, None, None))
+                continue
+            update = live_views.catch_up(
+                loaded, first.user.id, first.cursor, view=first.user.id in view_for
+            )
+            items = update.items
+            if online is not None:
+                items = [*items, ("presence", str(update.cursor), online)]
+            out.append((members, sse.events(items), update.cursor))
+        return out
+
+    async def _to_users(self, event: Event) -> None:
+        listening = set(self._users)
+        found = await self.ctx.store.transaction(live_views.user_updates, event, listening)
+        for user_id, name, data in found:
+            chunk = sse.event(name, data)
+            for stream in list(self._users.get(user_id, ())):
+                stream.put(chunk)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        """The server stops: end every stream (their handlers finish the responses)."""
+        self._closing = True
+        self.ctx.bus.unsubscribe(Event, self.on_event)
+        for registry in (self._games, self._users):
+            for members in list(registry.values()):
+                for stream in list(members):
+                    stream.end()
+        for task in [*self._running.values(), *self._tasks]:
+            task.cancel()
+        for task in [*self._running.values(), *self._tasks]:
+            with contextlib.suppress(BaseException):
+                await task
