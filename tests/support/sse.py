@@ -39,6 +39,7 @@ class EventReader:
         self.params = params
         self.events: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.comments = 0
+        self.lines: list[str] = []  # every line received, as received (leak checks)
         self.status: int | None = None
         self.error_body: Any = None
         self.content_type: str | None = None
@@ -77,6 +78,7 @@ class EventReader:
                     for line in response.iter_lines():
                         if self._stop.is_set():
                             return
+                        self.lines.append(line)
                         if line == "":
                             if fields:
                                 self.events.put(fields)
