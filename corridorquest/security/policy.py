@@ -19,15 +19,17 @@ EMAIL_MAX = 254
 THEMES = ("dark", "light", "translucent")
 RESERVED_USERNAMES = frozenset({"me"})  # /users/me is the caller
 
-_USERNAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+# Patterns are used with `fullmatch`: with `match`, `$` also matches before a final "\n",
+# so "bob\n" passed as a username (and "…topic\n" as an ntfy topic).
+_USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 # local@domain: a practical check of the format (the code mailed proves the address).
 # A dotless domain (admin@localhost) is allowed: it is valid on a LAN.
 _EMAIL = re.compile(
-    r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@"
+    r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@"
     r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
 )
-_NTFY_TOPIC = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_NTFY_TOPIC = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def check_username(username: str) -> str:
@@ -37,7 +39,7 @@ def check_username(username: str) -> str:
         raise Unprocessable(
             "invalid_username", f"the username may have at most {USERNAME_MAX} characters"
         )
-    if not _USERNAME.match(username):
+    if not _USERNAME.fullmatch(username):
         raise Unprocessable(
             "invalid_username",
             "the username must start with a letter, followed by letters, digits, _ or -",
@@ -58,7 +60,7 @@ def check_email(email: str) -> str:
     if (
         len(email) > EMAIL_MAX
         or len(local) > 64
-        or not _EMAIL.match(email)
+        or not _EMAIL.fullmatch(email)
         or local.startswith(".")
         or local.endswith(".")
         or ".." in local
@@ -112,7 +114,7 @@ def check_ntfy_topic(topic: str | None) -> str | None:
     # Longer than any username and never game_...: a DM topic is never the (public) topic of
     # a user or a game, where other players' DMs would be read by anyone.
     if (
-        not _NTFY_TOPIC.match(topic)
+        not _NTFY_TOPIC.fullmatch(topic)
         or len(topic) <= USERNAME_MAX
         or topic.lower().startswith(GAME_TOPIC_PREFIX)
     ):

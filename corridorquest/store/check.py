@@ -12,7 +12,8 @@
   players' trade balances, SPEC §6).
 
 Nothing is written. Games are read a batch at a time, so a large database is checked in
-bounded memory.
+bounded memory. Migration step 7 (store/rescore.py) replays finished games with the same
+functions (`read_rows`, `stored_trades`, `replay_stored`).
 """
 
 from __future__ import annotations
@@ -113,9 +114,25 @@ def _trade(state: GameState, trades: Iterable[Trade]) -> None:
             raise ReplayError(f"wall trade after action {trade.after}: {error}") from None
 
 
-def _differences(stored: dict[str, object], replayed: dict[str, object]) -> str:
+def state_differences(stored: dict[str, object], replayed: dict[str, object]) -> str:
+    """The names of the fields where two `GameState.to_dict()` forms differ, comma separated."""
     names = sorted(key for key in {*stored, *replayed} if stored.get(key) != replayed.get(key))
     return ", ".join(names)
+
+
+def stored_trades(players: list[GamePlayer], offers: list[WallOffer]) -> list[Trade]:
+    """The wall trades of a game's traded offers, by seat; ReplayError names an offer
+    traded between users who hold no seat."""
+    seat_of = {player.user_id: Seat(player.seat) for player in players if player.seat}
+    trades = []
+    for offer in offers:
+        maker = seat_of.get(offer.user_id)
+        taker = seat_of.get(offer.traded_with_id) if offer.traded_with_id is not None else None
+        if maker is None or taker is None:
+            raise ReplayError(f"wall offer {offer.id} was traded between users who hold no seat")
+        seller, buyer = (maker, taker) if offer.mode == "selling" else (taker, maker)
+        trades.append(Trade(offer.closed_after_action, seller, buyer))
+    return trades
 
 
 def check_game(
@@ -124,15 +141,10 @@ def check_game(
     """What is wrong with one started or finished game (None: nothing)."""
     if game.state is None:
         return f"{game.status} without a stored state"
-    seat_of = {player.user_id: Seat(player.seat) for player in players if player.seat}
-    trades = []
-    for offer in offers:
-        maker = seat_of.get(offer.user_id)
-        taker = seat_of.get(offer.traded_with_id) if offer.traded_with_id is not None else None
-        if maker is None or taker is None:
-            return f"wall offer {offer.id} was traded between users who hold no seat"
-        seller, buyer = (maker, taker) if offer.mode == "selling" else (taker, maker)
-        trades.append(Trade(offer.closed_after_action, seller, buyer))
+    try:
+        trades = stored_trades(players, offers)
+    except ReplayError as error:
+        return str(error)
     try:
         stored = json.loads(game.state)
     except ValueError as error:
@@ -142,7 +154,9 @@ def check_game(
     except (ReplayError, ValueError) as error:
         return f"its actions do not replay: {error}"
     if replayed.to_dict() != stored:
-        differing = _differences(stored, replayed.to_dict()) if isinstance(stored, dict) else ""
+        differing = ""
+        if isinstance(stored, dict):
+            differing = state_differences(stored, replayed.to_dict())
         return f"its stored state is not what its {len(actions)} actions give ({differing})"
     if game.status == "finished":
         return _check_finish(game, players, replayed)
@@ -171,11 +185,34 @@ def _check_finish(game: Game, players: list[GamePlayer], state: GameState) -> st
     return None
 
 
-def _check_batch(games: list[Game], report: CheckReport) -> None:
-    ids = [game.id for game in games]
+@dataclass
+class StoredRows:
+    """What a batch of games stored besides the game rows, by game id."""
+
+    players: dict[int, list[GamePlayer]]  # in join order
+    actions: dict[int, list[StoredAction]]  # in play order
+    offers: dict[int, list[WallOffer]]  # the traded ones, in the order they were traded
+    gaps: dict[int, int]  # game id -> the first action number out of sequence
+
+
+def read_rows(ids: list[int]) -> StoredRows:
+    """The players, actions and traded wall offers of the games `ids`.
+
+    Only the columns the replay and the scores need are read: migration step 7 replays
+    games with this, before later steps add columns to these tables."""
     players: dict[int, list[GamePlayer]] = {game_id: [] for game_id in ids}
     for player in (
-        GamePlayer.select().where(GamePlayer.game.in_(ids)).order_by(GamePlayer.join_order)
+        GamePlayer.select(
+            GamePlayer.id,
+            GamePlayer.game,
+            GamePlayer.user,
+            GamePlayer.join_order,
+            GamePlayer.seat,
+            GamePlayer.score,
+            GamePlayer.trade_balance,
+        )
+        .where(GamePlayer.game.in_(ids))
+        .order_by(GamePlayer.join_order)
     ):
         players[player.game_id].append(player)
     actions: dict[int, list[StoredAction]] = {game_id: [] for game_id in ids}
@@ -196,19 +233,34 @@ def _check_batch(games: list[Game], report: CheckReport) -> None:
         played.append(StoredAction(seat, kind, notation))
     offers: dict[int, list[WallOffer]] = {game_id: [] for game_id in ids}
     for offer in (
-        WallOffer.select()
+        WallOffer.select(
+            WallOffer.id,
+            WallOffer.game,
+            WallOffer.user,
+            WallOffer.mode,
+            WallOffer.traded_with,
+            WallOffer.closed_at,
+            WallOffer.closed_after_action,
+        )
         .where(WallOffer.game.in_(ids) & (WallOffer.status == "traded"))
         .order_by(WallOffer.closed_at, WallOffer.id)
     ):
         offers[offer.game_id].append(offer)
+    return StoredRows(players, actions, offers, gaps)
+
+
+def _check_batch(games: list[Game], report: CheckReport) -> None:
+    stored = read_rows([game.id for game in games])
     for game in games:
         report.games += 1
-        if game.id in gaps:
-            found = gaps[game.id]
+        if game.id in stored.gaps:
+            found = stored.gaps[game.id]
             report.broken[game.id] = f"its actions are not numbered 1, 2, 3...: found {found}"
             continue
         try:
-            problem = check_game(game, players[game.id], actions[game.id], offers[game.id])
+            problem = check_game(
+                game, stored.players[game.id], stored.actions[game.id], stored.offers[game.id]
+            )
         except (ValueError, KeyError, TypeError) as error:  # a row no server wrote
             problem = f"its rows cannot be read: {error}"
         if problem is not None:

@@ -5,11 +5,15 @@ formula), so a game was worth at most one point before rounding and a single tra
 decided every score. SPEC §6 reads the weights as points; this step rescores every
 finished game with the engine's `final_scores`:
 
-- the position is the game's stored final state (`game.state`): the very position the
-  server scored when the game finished, with every wall and its owner (also the walls of
-  masked and invisible games). The server wrote it action by action as the stored
-  actions were played, so replaying them gives the same position; reading it is cheaper
-  and needs no reconstruction of the walls in hand that trades moved.
+- the position is the one the game's stored actions give, replayed from the start
+  position of its seed with its wall trades moving walls between hands where they were
+  closed: the replayer of `corridorquest check` (store/check.py), so a game is scored from
+  what was played, whatever its stored final state (`game.state`) says. When the two
+  disagree (a state edited by hand, a bug of the day), a WARNING names the game and the
+  fields that differ, and the replay counts; the stored state is left as it is for an
+  administrator to look at (`corridorquest check` reports the game too). A game whose
+  actions do not replay is scored from its stored state, with a WARNING; one with
+  neither keeps its scores.
 - trade balances are the players' stored `trade_balance`: wall costs, already points
   (SPEC §5), unchanged by the new scale.
 - the winner's system message "alice won the game. Scores: alice 1, bob 0" gets the new
@@ -32,11 +36,15 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import peewee as pw
 
-from corridorquest.engine import GameState, Seat, final_scores
+from corridorquest.engine import GameState, ReplayError, Seat, final_scores
 from corridorquest.store.models import Game, GameMessage, GamePlayer
+
+if TYPE_CHECKING:
+    from corridorquest.store.check import StoredRows
 
 log = logging.getLogger(__name__)
 
@@ -81,12 +89,66 @@ def rewrite_finish_text(text: str, players: Sequence[Scored]) -> str | None:
     return f"{head}{mark}{scores}"
 
 
-def _new_scores(game: Game, rows: list[GamePlayer]) -> list[Scored] | None:
-    """The players (join order) with their old and new scores; None: not scorable."""
+def _final_position(game: Game, stored: StoredRows) -> GameState | None:
+    """The position of a finished game: its actions replayed (see the module docstring);
+    its stored state when they do not replay; None when neither is there."""
+    from corridorquest.store.check import (  # check imports migrations, which import us
+        replay_stored,
+        state_differences,
+        stored_trades,
+    )
+
+    saved: dict[str, object] | None = None
     try:
-        state = GameState.from_dict(json.loads(game.state))
+        loaded = json.loads(game.state) if game.state is not None else None
+        if isinstance(loaded, dict):
+            GameState.from_dict(loaded)  # it loads
+            saved = loaded
     except (TypeError, ValueError, KeyError) as error:
-        log.warning("game %d: its stored state does not load (%s): scores kept", game.id, error)
+        log.warning("game %d: its stored state does not load (%s)", game.id, error)
+    actions = stored.actions[game.id]
+    try:
+        if game.id in stored.gaps:
+            raise ReplayError(
+                f"its actions are not numbered 1, 2, 3...: found {stored.gaps[game.id]}"
+            )
+        trades = stored_trades(stored.players[game.id], stored.offers[game.id])
+        replayed = replay_stored(game.size, game.players, int(game.seed), actions, trades)
+    except (ReplayError, ValueError, KeyError, TypeError) as error:
+        if saved is None:
+            log.warning(
+                "game %d: its actions do not replay (%s) and it has no usable stored "
+                "state: scores kept",
+                game.id,
+                error,
+            )
+            return None
+        log.warning(
+            "game %d: its actions do not replay (%s): scored from its stored state", game.id, error
+        )
+        return GameState.from_dict(saved)
+    position = replayed.to_dict()
+    if saved is None:
+        log.warning(
+            "game %d: scored from its %d actions replayed (no usable stored state)",
+            game.id,
+            len(actions),
+        )
+    elif position != saved:
+        log.warning(
+            "game %d: its stored state is not what its %d actions give (%s): scored from "
+            "the replay, the stored state left as it is",
+            game.id,
+            len(actions),
+            state_differences(saved, position),
+        )
+    return replayed
+
+
+def _new_scores(game: Game, rows: list[GamePlayer], stored: StoredRows) -> list[Scored] | None:
+    """The players (join order) with their old and new scores; None: not scorable."""
+    state = _final_position(game, stored)
+    if state is None:
         return None
     seated = [row for row in rows if row.seat and row.score is not None]
     if state.winner is None or {Seat(row.seat) for row in seated} != set(state.seats):
@@ -96,9 +158,9 @@ def _new_scores(game: Game, rows: list[GamePlayer]) -> list[Scored] | None:
     return [Scored(row.id, row.score, scores[Seat(row.seat)]) for row in seated]
 
 
-def _rescore(game: Game, rows: list[GamePlayer], messages: list[GameMessage]) -> bool:
+def _rescore(game: Game, stored: StoredRows, messages: list[GameMessage]) -> bool:
     """Rewrite one game's scores and winner's message; True when anything changed."""
-    players = _new_scores(game, rows)
+    players = _new_scores(game, stored.players[game.id], stored)
     if players is None:
         return False
     changed = False
@@ -124,11 +186,13 @@ def _rescore(game: Game, rows: list[GamePlayer], messages: list[GameMessage]) ->
 
 def rescore_finished_games(db: pw.Database) -> None:
     """Migration step 7 (inside its transaction)."""
+    from corridorquest.store.check import read_rows  # check imports migrations, which import us
+
     changed = 0
     last_id = 0
     while True:
         games = list(
-            Game.select(Game.id, Game.state, Game.revision)
+            Game.select(Game.id, Game.state, Game.revision, Game.size, Game.players, Game.seed)
             .where((Game.status == "finished") & (Game.id > last_id))
             .order_by(Game.id)
             .limit(BATCH)
@@ -137,13 +201,7 @@ def rescore_finished_games(db: pw.Database) -> None:
             break
         last_id = games[-1].id
         ids = [game.id for game in games]
-        rows: dict[int, list[GamePlayer]] = {game_id: [] for game_id in ids}
-        for row in (
-            GamePlayer.select()
-            .where(GamePlayer.game.in_(ids))
-            .order_by(GamePlayer.game, GamePlayer.join_order)
-        ):
-            rows[row.game_id].append(row)
+        stored = read_rows(ids)  # players in join order, actions, traded offers
         messages: dict[int, list[GameMessage]] = {game_id: [] for game_id in ids}
         for message in GameMessage.select().where(
             GameMessage.game.in_(ids)
@@ -153,8 +211,5 @@ def rescore_finished_games(db: pw.Database) -> None:
         ):
             messages[message.game_id].append(message)
         for game in games:
-            if game.state is None:
-                log.warning("game %d: finished without a stored state: scores kept", game.id)
-                continue
-            changed += _rescore(game, rows[game.id], messages[game.id])
+            changed += _rescore(game, stored, messages[game.id])
     log.info("rescored %d finished games on the 0-100 scale (SPEC §6)", changed)

@@ -5,7 +5,9 @@ then writes back what the server wrote before step 7, when the engine divided pr
 and wall thrift by 100 (the old scores and the winner's message with them), forgets step
 7, and starts the server again: it migrates on start, and the API shows the new scores,
 the rewritten message and the leaderboards built on them. Games that are not finished
-are left alone.
+are left alone. Scores come from the games' actions replayed, not from their stored final
+state: a game whose stored state was edited by hand is scored as it was played, with a
+WARNING in the log naming it.
 
 Seeds are fixed through the store (as in tests/api/test_scores.py): 2 players, seed 5:
 the creator is North and South moves first; 4 players, seed 9: seats in join order North,
@@ -14,6 +16,7 @@ East, South, West, South first.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -158,10 +161,29 @@ def as_before_step_7(url: str, game_id: int, scores: dict[str, int], text: str) 
     in_store(url, write)
 
 
+def tamper_with_state(url: str, game_id: int, seat: str, square: str) -> GameState:
+    """Move `seat`'s pawn to `square` in the game's stored final state (an edit by hand:
+    its actions no longer give it); the tampered position."""
+
+    def write() -> GameState:
+        game = Game.get_by_id(game_id)
+        state = json.loads(str(game.state))
+        state["pawns"][seat] = square
+        Game.update(state=json.dumps(state)).where(Game.id == game_id).execute()
+        return GameState.from_dict(state)
+
+    tampered: GameState = in_store(url, write)
+    return tampered
+
+
+def warnings_in(log_text: str) -> list[str]:
+    return [line for line in log_text.splitlines() if "WARNING" in line]
+
+
 def test_step_7_rescores_finished_games_and_their_messages_on_the_0_to_100_scale(
     tmp_path: Path,
 ) -> None:
-    names = ("rsa", "rsb", "rsn", "rse", "rss", "rsw", "rsx", "rsy")
+    names = ("rsa", "rsb", "rsn", "rse", "rss", "rsw", "rsx", "rsy", "rst", "rsu")
     with fresh_database(tmp_path) as url:
         with serving(tmp_path / "before", url) as client:
             tokens = {name: insert_user(url, name) for name in names}
@@ -171,6 +193,10 @@ def test_step_7_rescores_finished_games_and_their_messages_on_the_0_to_100_scale
             four = seeded_game(client, url, tokens, ["rsn", "rse", "rss", "rsw"], 9)
             sell(client, tokens, four["id"], seller="rse", buyer="rsn")  # East to North
             four = run_script(client, tokens, four, FOUR_PLAYER_SCRIPT)
+            # the same 2-player game without a trade, whose stored state is edited below
+            tampered = seeded_game(client, url, tokens, ["rst", "rsu"], 5)
+            tampered = run_script(client, tokens, tampered, TWO_PLAYER_SCRIPT)
+            assert tampered["scores"] == {"rst": 62, "rsu": 84}
             # a started game and a cancelled one: no scores, nothing to rescore
             started = seeded_game(client, url, tokens, ["rsx", "rsy"], 5)
             started = run_script_until(client, tokens, started, TWO_PLAYER_SCRIPT[:3])
@@ -197,6 +223,15 @@ def test_step_7_rescores_finished_games_and_their_messages_on_the_0_to_100_scale
         #   South: (50 + 50) / 100 = 1; max(1, 26 + 1) = 27
         as_before_step_7(url, four["id"], {"rsn": -24, "rse": 26, "rss": 27, "rsw": 0},
                          "rss won the game. Scores: rss 27, rse 26, rsw 0, rsn -24")
+        # (no trades: North (60 * 0.5 + 40 * 0.8) / 100 = 0.62 -> 1, South 0.84 -> 1;
+        # max(1, 1 + 1) = 2)
+        as_before_step_7(url, tampered["id"], {"rst": 1, "rsu": 2},
+                         "rsu won the game. Scores: rsu 2, rst 1")
+        # North's pawn put back on its start row by hand: scored from this stored state,
+        # North's progress would be 0
+        edited = tamper_with_state(url, tampered["id"], "north", "a5")
+        edited_scores = final_scores(edited, {Seat.NORTH: 0, Seat.SOUTH: 0})
+        assert edited_scores[Seat.NORTH] == 32  # 60 * 0 + 40 * 0.8, not 62
         in_store(url, lambda: SchemaVersion.delete().where(
             SchemaVersion.version >= RESCORE_STEP).execute())
 
@@ -222,7 +257,22 @@ def test_step_7_rescores_finished_games_and_their_messages_on_the_0_to_100_scale
             # the same as replaying the stored actions through the engine
             assert replayed_scores(client, tokens, two) == {"rsa": 70, "rsb": 76}
             assert replayed_scores(client, tokens, four) == rescored["scores"]
-            assert leaderboard(client, 2) == [("rsb", 76), ("rsa", 70)]
+            # the tampered game: scored from its 11 actions replayed, as it was played
+            # (North: 60 * 0.5 + 40 * 0.8 = 62; South: 60 * 1 + 40 * 0.6 = 84)
+            rescored = get_game(client, tokens["rst"], tampered["id"])
+            assert rescored["scores"] == {"rst": 62, "rsu": 84}
+            assert replayed_scores(client, tokens, tampered) == rescored["scores"]
+            assert messages(client, tokens["rst"], tampered["id"])[-1] == (
+                "rsu won the game. Scores: rsu 84, rst 62"
+            )
+            # ... with a warning naming it and what differs; none for the other games
+            warned = warnings_in((tmp_path / "after" / "server.log").read_text())
+            assert [line for line in warned if f"game {tampered['id']}:" in line and
+                    "stored state is not what its 11 actions give (pawns)" in line], warned
+            for game in (two, four, started, cancelled):
+                assert not [line for line in warned if f"game {game['id']}:" in line], warned
+            assert leaderboard(client, 2) == [("rsu", 84), ("rsb", 76), ("rsa", 70),
+                                              ("rst", 62)]
             assert leaderboard(client, 4) == [("rss", 100), ("rse", 88), ("rsn", 38),
                                               ("rsw", 13)]
             best = client.get("/users/rsn/highscores").json()["highscores"]
