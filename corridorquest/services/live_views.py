@@ -32,7 +32,7 @@ from corridorquest.events import (
     GameStarted,
     PlayersInvited,
 )
-from corridorquest.services import presence
+from corridorquest.services import presence, view_cache
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound, Unprocessable
 from corridorquest.services.game_access import LoadedGame, can_see, load_game, not_found
@@ -41,10 +41,11 @@ from corridorquest.services.game_views import game_view, history_view, summary_v
 from corridorquest.services.messages import (
     MessagePosted,
     last_number,
+    last_position,
     message_for,
-    readable_messages,
+    messages_since,
 )
-from corridorquest.store.models import GameAction
+from corridorquest.store.game_rows import actions_from
 
 _CURSOR = re.compile(r"(\d{1,18})(?:\.(\d{1,18}))?")
 
@@ -55,6 +56,7 @@ Item = tuple[str, str, dict[str, Any]]  # event name, id, data
 class Cursor:
     revision: int
     messages: int  # the reader's number of the last message sent (0: none)
+    row: int | None = None  # that message's row id, once known (never sent to a client)
 
     def __str__(self) -> str:
         return f"{self.revision}.{self.messages}"
@@ -85,14 +87,24 @@ def _actions_after(
     loaded: LoadedGame, revision: int, viewer_id: int
 ) -> list[tuple[int, dict[str, Any]]]:
     """`(revision it made, history entry)` of each action after `revision`."""
-    rows = list(
-        GameAction.select()
-        .where((GameAction.game == loaded.game.id) & (GameAction.revision > revision))
-        .order_by(GameAction.n)
-    )
-    if not rows:
+    game = loaded.game
+    played = loaded.state.ply if loaded.state is not None else 0
+    # every action moved the revision on by one: at most this many are newer
+    first = max(1, played - (game.revision - revision) + 1)
+    found = [(made, row) for made, row in actions_from(game.id, first) if (made or 0) > revision]
+    if not found:
         return []
-    return list(zip([row.revision for row in rows], history_view(loaded, rows, viewer_id)))
+    entries = history_view(loaded, [row for _, row in found], viewer_id)
+    return [(made or 0, entry) for (made, _), entry in zip(found, entries, strict=True)]
+
+
+def _view(loaded: LoadedGame, viewer_id: int) -> dict[str, Any]:
+    """The game view, from what this process remembers of the game where it can."""
+    game = loaded.game
+    known = view_cache.get(game.id, game.seed, game.revision)
+    if known is None:
+        return game_view(loaded, viewer_id)
+    return game_view(loaded, viewer_id, known.actions, known.offers)
 
 
 def catch_up(loaded: LoadedGame, viewer_id: int, cursor: Cursor, view: bool = False) -> CatchUp:
@@ -105,11 +117,12 @@ def catch_up(loaded: LoadedGame, viewer_id: int, cursor: Cursor, view: bool = Fa
         view = True
     number = cursor.messages
     if view:
-        items.append(("game", f"{revision}.{number}", game_view(loaded, viewer_id)))
-    for message in readable_messages(loaded, viewer_id, after=number):
+        items.append(("game", f"{revision}.{number}", _view(loaded, viewer_id)))
+    messages, row = messages_since(loaded, viewer_id, number, cursor.row)
+    for message in messages:
         number = message["id"]
         items.append(("message", f"{revision}.{number}", message))
-    return CatchUp(items, Cursor(revision, number))
+    return CatchUp(items, Cursor(revision, number, row))
 
 
 def first_update(
@@ -117,8 +130,8 @@ def first_update(
 ) -> CatchUp:
     """A new stream's first events: the game (and, resuming, what was missed before it)."""
     if since is None:  # from now on: the game as it is, no old messages
-        here = Cursor(loaded.game.revision, last_number(loaded.game.id, viewer_id))
-        item = ("game", str(here), game_view(loaded, viewer_id))
+        here = Cursor(loaded.game.revision, *last_position(loaded.game.id, viewer_id))
+        item = ("game", str(here), _view(loaded, viewer_id))
         return CatchUp([item], here)
     return catch_up(loaded, viewer_id, since, view=True)
 

@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import peewee as pw
+
 from corridorquest.events import Event, GameEvent
 from corridorquest.security.policy import has_control_characters
 from corridorquest.services import idempotency
@@ -41,6 +43,7 @@ from corridorquest.services.outbound import keep_events
 from corridorquest.services.server import get_value
 from corridorquest.services.system_messages import PLAYER, SYSTEM
 from corridorquest.services.user_refs import ids_in, render, usernames
+from corridorquest.store import fast
 from corridorquest.store.models import GameMessage, MessageMute, User, utcnow
 
 MAX_TEXT = 500
@@ -175,18 +178,40 @@ def _names_for(loaded: LoadedGame, rows: list[GameMessage]) -> dict[int, str]:
 def readable_messages(loaded: LoadedGame, viewer_id: int, after: int = 0) -> list[dict[str, Any]]:
     """The game's messages `viewer_id` may read, oldest first, those numbered above `after`
     (inside a transaction)."""
+    return messages_since(loaded, viewer_id, after)[0]
+
+
+def messages_since(
+    loaded: LoadedGame, viewer_id: int, after: int, after_row: int | None = None
+) -> tuple[list[dict[str, Any]], int | None]:
+    """`readable_messages` after number `after`, and the row id of the last message the
+    reader is party to so far (None: unknown). `after_row`, when known, is that row id for
+    `after` (a live stream's position): the rows after it are read by id, not counted
+    from the game's first message."""
     game = loaded.game
     is_player = loaded.is_player(viewer_id)
     if not is_player and game.private:
-        return []
-    query = (
-        GameMessage.select()
-        .where((GameMessage.game == game.id) & _party_to(viewer_id))
-        .order_by(GameMessage.id)
-    )
-    if after:
-        query = query.offset(after)
-    numbered = list(enumerate(query, start=after + 1))
+        return [], after_row
+    if after_row is None:
+        query = (
+            GameMessage.select()
+            .where((GameMessage.game == game.id) & _party_to(viewer_id))
+            .order_by(GameMessage.id)
+        )
+        if after:
+            query = query.offset(after)
+        rows = list(query)
+    else:  # the newest rows of every game by id, then this game's (the few since)
+        rows = [
+            row
+            for row in fast.select(
+                GameMessage, 't."id" > ? AND t."game_id" = ?', (after_row, game.id),
+                'ORDER BY t."id"',
+            )
+            if row.recipient_id is None or viewer_id in (row.sender_id, row.recipient_id)
+        ]
+    last_row = rows[-1].id if rows else after_row
+    numbered = list(enumerate(rows, start=after + 1))
     if is_player:
         muted = _muted_ids(game.id, viewer_id)
         if muted:
@@ -199,15 +224,26 @@ def readable_messages(loaded: LoadedGame, viewer_id: int, after: int = 0) -> lis
         numbered = [(n, row) for n, row in numbered if row.recipient_id is None]
     names = _names_for(loaded, [row for _, row in numbered])
     revealed = game.status == "finished"
-    return [message_view(row, n, names, viewer_id, revealed) for n, row in numbered]
+    views = [message_view(row, n, names, viewer_id, revealed) for n, row in numbered]
+    return views, last_row
 
 
 def last_number(game_id: int, viewer_id: int) -> int:
     """The number of the last message `viewer_id` is party to (0: none yet): where a
     reader's `after` cursor stands once it has read everything (inside a transaction)."""
-    return int(
-        GameMessage.select().where((GameMessage.game == game_id) & _party_to(viewer_id)).count()
+    return last_position(game_id, viewer_id)[0]
+
+
+def last_position(game_id: int, viewer_id: int) -> tuple[int, int | None]:
+    """(`last_number`, the row id of that message: None when there is none)."""
+    found = (
+        GameMessage.select(pw.fn.COUNT(GameMessage.id), pw.fn.MAX(GameMessage.id))
+        .where((GameMessage.game == game_id) & _party_to(viewer_id))
+        .tuples()
+        .first()
     )
+    count, last = found if found else (0, None)
+    return int(count or 0), last
 
 
 def message_for(loaded: LoadedGame, message_id: int, viewer_id: int) -> dict[str, Any] | None:

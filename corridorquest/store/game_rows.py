@@ -161,6 +161,21 @@ _ACTIONS_SQL = (
 _ACTION_PLAN = fast.row_plan(_ACTION_FIELDS)
 
 
+_SINCE_SQL = (
+    "SELECT "
+    + ", ".join(f'"{field.column_name}"' for field in _ACTION_FIELDS)
+    + f', "revision" FROM {fast.table(GameAction)} WHERE "game_id" = ? AND "n" >= ? ORDER BY "n"'
+)
+
+
+def actions_from(game_id: int, first: int) -> list[tuple[int | None, ActionRow]]:
+    """The game's actions numbered `first` and on, oldest first, each with the revision it
+    made (None: played before migration step 12)."""
+    sql = _SINCE_SQL if fast.is_sqlite() else _SINCE_SQL.replace("?", "%s")
+    found = fast.execute(sql, (game_id, first)).fetchall()
+    return [(row[-1], ActionRow._make(fast.convert(_ACTION_PLAN, row[:-1]))) for row in found]
+
+
 def recent_actions(game_id: int, limit: int) -> list[ActionRow]:
     """The game's last `limit` actions, oldest first."""
     sql = _ACTIONS_SQL if fast.is_sqlite() else _ACTIONS_SQL.replace("?", "%s")
