@@ -4,6 +4,9 @@ Each method is one endpoint and returns the decoded JSON. Failures become the cl
 errors: 401 -> :class:`AuthError`, other 4xx -> :class:`RefusedError` carrying the
 server's ``reason``, ``message`` and extra fields, no answer -> :class:`ConnectionFailed`.
 
+:meth:`ApiClient.game_events` opens a game's live stream (server-sent events, read by
+:mod:`client.sse`; :mod:`client.live_follow` reconnects it).
+
 A server URL without a scheme (``localhost:3000``) means ``http://``
 (:func:`normalize_server_url`). An ``https://`` URL of a server that speaks plain HTTP
 fails at once with "the server ... does not speak HTTPS" (:mod:`client.tls_check`).
@@ -12,6 +15,8 @@ fails at once with "the server ... does not speak HTTPS" (:mod:`client.tls_check
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -20,9 +25,13 @@ import httpx
 from client import __version__, tls_check
 from client.errors import AuthError, ConnectionFailed, CqError, InputError, RefusedError
 from client.safe_text import visible_json
+from client.sse import EventStream, StreamPosition
 
 API_PREFIX = "/api/v1"
 SCHEMES = ("http", "https")
+# A live stream sends at least a comment line every 15 s (STREAM_KEEPALIVE): a stream
+# silent for this long is a lost connection.
+STREAM_READ_TIMEOUT = 45.0
 Json = dict[str, Any]
 
 
@@ -61,6 +70,7 @@ class ApiClient:
         except ValueError as exc:
             raise InputError(str(exc), reason="bad_server_url") from exc
         self.token = token
+        self.timeout = timeout
         self._http = httpx.Client(
             base_url=self.server_url + API_PREFIX,
             timeout=timeout,
@@ -89,16 +99,24 @@ class ApiClient:
         auth: bool = True,
         headers: dict[str, str] | None = None,
     ) -> Any:
-        sent_headers = dict(headers or {})
-        if auth:
-            if not self.token:
-                raise AuthError("not logged in: run 'cq login' first", reason="not_logged_in")
-            sent_headers["Authorization"] = f"Bearer {self.token}"
+        sent_headers = self._auth_headers(headers) if auth else dict(headers or {})
         clean = {k: v for k, v in (params or {}).items() if v is not None}
-        try:
+        with self._transport_errors():
             response = self._http.request(
                 method, path, json=json, params=clean or None, headers=sent_headers
             )
+        return self._decode(response)
+
+    def _auth_headers(self, headers: dict[str, str] | None = None) -> dict[str, str]:
+        if not self.token:
+            raise AuthError("not logged in: run 'cq login' first", reason="not_logged_in")
+        return {**(headers or {}), "Authorization": f"Bearer {self.token}"}
+
+    @contextmanager
+    def _transport_errors(self) -> Iterator[None]:
+        """httpx's failures to reach the server as :class:`ConnectionFailed`."""
+        try:
+            yield
         except httpx.TimeoutException as exc:
             raise ConnectionFailed(
                 f"the server at {self.server_url} did not answer in time", "timeout"
@@ -117,7 +135,6 @@ class ApiClient:
             raise ConnectionFailed(
                 f"cannot reach the server at {self.server_url}: {exc}", "connection_failed"
             ) from exc
-        return self._decode(response)
 
     def call(self, method: str, path: str, **kwargs: Any) -> Json:
         """``request`` for endpoints that answer with a JSON object."""
@@ -221,6 +238,35 @@ class ApiClient:
 
     def actions(self, game_id: int) -> list[Json]:
         return list(self.call("GET", f"/games/{game_id}/actions")["actions"])
+
+    def game_events(
+        self, game_id: int, position: StreamPosition, invitation_code: str | None = None
+    ) -> EventStream:
+        """Open the game's live stream, from ``position`` (Last-Event-ID) when it has an
+        id; iterating the answer gives the events and keeps ``position`` current. Its
+        refusals (404, 401, 429) are raised here, as every call raises them."""
+        headers = {"Accept": "text/event-stream"}
+        if position.last_id:
+            headers["Last-Event-ID"] = position.last_id
+        params = {"invitation_code": invitation_code} if invitation_code else None
+        request = self._http.build_request(
+            "GET", f"/games/{game_id}/events", params=params, headers=self._auth_headers(headers),
+            timeout=httpx.Timeout(self.timeout, read=STREAM_READ_TIMEOUT),
+        )
+        with self._transport_errors():
+            response = self._http.send(request, stream=True)
+        try:
+            if response.status_code != 200:
+                with self._transport_errors():
+                    response.read()
+                self._decode(response)  # raises the server's refusal
+                raise CqError(f"the server answered {response.status_code} to a stream request")
+            if not response.headers.get("content-type", "").startswith("text/event-stream"):
+                raise CqError("the server sent no event stream", reason="not_a_stream")
+        except BaseException:
+            response.close()
+            raise
+        return EventStream(response, position, self.server_url)
 
     # -- wall trading and messages -----------------------------------------------------------
 

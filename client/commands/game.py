@@ -220,4 +220,4 @@ def cancel(state: AppState, game_id: int) -> None:
 
 
 # Command groups of other modules register on `game` when imported (they import `game`).
-from client.commands import leaderboard, marks, messages, trade  # noqa: E402, F401
+from client.commands import leaderboard, marks, messages, trade, watch  # noqa: E402, F401

@@ -20,6 +20,7 @@ from client.profiles import data_dir
 from client.render.game_text import render_game
 from client.shell.commands import dispatch, run_line
 from client.shell.completer import ShellCompleter
+from client.shell.follow import StreamFollow, follow_loop
 from client.shell.keys import shell_bindings
 from client.shell.live import GameWatch, watch_loop
 from client.shell.toolbar import toolbar_text
@@ -65,6 +66,10 @@ async def interactive(state: AppState, interval: float) -> int:
         watch.drawn_id = game.get("id")
         session.app.invalidate()
 
+    def say(text: str) -> None:
+        click.echo(text)
+        session.app.invalidate()
+
     def show_board() -> None:
         if watch.game is not None:
             draw(state, watch.game)
@@ -86,10 +91,17 @@ async def interactive(state: AppState, interval: float) -> int:
         if (game := watch.undrawn_current()) is not None:
             draw(state, game)
             watch.drawn_id = game.get("id")
+    follow = StreamFollow(state, asyncio.get_running_loop())
+    follow.switch(state.current_game)
+    idle = asyncio.Event()  # no command runs: what the stream brings may be applied
+    idle.set()
     with patch_stdout(raw=True):
-        poller = asyncio.create_task(
-            watch_loop(watch, show, interval, repaint=session.app.invalidate)
-        )
+        tasks = [
+            asyncio.create_task(watch_loop(watch, show, interval, repaint=session.app.invalidate,
+                                           should_poll=lambda: follow.polling)),
+            asyncio.create_task(follow_loop(watch, follow, show, say, idle,
+                                            repaint=session.app.invalidate)),
+        ]
         try:
             while True:
                 try:
@@ -98,6 +110,7 @@ async def interactive(state: AppState, interval: float) -> int:
                     continue
                 except EOFError:
                     break
+                idle.clear()
                 try:
                     before = state.current_game
                     await asyncio.to_thread(run_line, state, line)
@@ -108,8 +121,13 @@ async def interactive(state: AppState, interval: float) -> int:
                         show(game)
                 except EOFError:
                     break
+                finally:
+                    follow.switch(state.current_game)
+                    idle.set()
         finally:
-            poller.cancel()
+            follow.stop()
+            for task in tasks:
+                task.cancel()
     return 0
 
 
@@ -119,13 +137,15 @@ async def interactive(state: AppState, interval: float) -> int:
 @click.option("-g", "--game-id", type=GAME_ID, metavar="<GAME_ID>",
               help="Start with this current game (as 'use GAME_ID'), its board drawn")
 @click.option("--poll-interval", type=click.FloatRange(min=0.2), default=1.5, show_default=True,
-              help="Seconds between checks of the current game for changes")
+              help="Seconds between checks of the current game for changes, when the "
+              "server offers no live stream of it")
 @click.version_option(__version__, "-V", "--version", prog_name="cq-shell")
 def shell(execute: str | None, game_id: int | None, poll_interval: float) -> None:
     """Corridor Quest shell: the cq commands without the 'cq' prefix (and the game
     commands without 'game': 'message send hi' acts on the current game), with
     completion, history, a toolbar and a board that redraws when the current game
-    changes. The toolbar says when the server cannot be reached."""
+    changes (the shell follows the game's live stream, and reconnects when it is lost).
+    The toolbar says when the server cannot be reached."""
     color = not os.environ.get("NO_COLOR") and sys.stdout.isatty()
     state = AppState(force_color=color or bool(os.environ.get("CQ_FORCE_COLOR")))
     state.current_game = game_id

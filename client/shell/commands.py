@@ -3,7 +3,8 @@
 Every ``cq`` command works without the ``cq`` prefix (``game list``), every ``game``
 command also without the ``game`` prefix (``move north`` = ``game move north``,
 ``message send hi``; those with ``-g`` act on the current game), and a few builtins
-belong to the shell itself (``use``, ``help``, ``exit``).
+belong to the shell itself (``use``, ``help``, ``exit``; ``watch`` says that the shell
+follows its current game already, rather than block the prompt as ``cq game watch``).
 """
 
 from __future__ import annotations
@@ -55,6 +56,13 @@ def _help(state: AppState, args: list[str]) -> int:
     return EXIT_OK
 
 
+def _watch(state: AppState, args: list[str]) -> int:
+    click.echo("Error: the shell follows its current game live already: 'use GAME_ID' makes "
+               "a game current, its board is drawn again on every change ('cq game watch' "
+               "outside the shell)", err=True)
+    return EXIT_USAGE
+
+
 def _exit(state: AppState, args: list[str]) -> int:
     raise EOFError
 
@@ -74,10 +82,15 @@ def _build_table() -> list[ShellCommand]:
         ShellCommand("exit", "Leave the shell (also 'quit' or Ctrl-D)", builtin=_exit),
         ShellCommand("quit", "Leave the shell", builtin=_exit),
     ]
+    shell_only = {"watch": ShellCommand("watch", "The shell follows its current game live: "
+                                        "'use GAME_ID'", builtin=_watch)}
     game = cli.commands["game"]
     assert isinstance(game, click.Group)
     first = ("show", "move", "jump", "place")  # the most used first, as 'help' lists them
     for name in [*first, *sorted(set(game.commands) - set(first))]:
+        if name in shell_only:
+            table.append(shell_only[name])
+            continue
         path = ("game", name)
         suffix = " (current game)" if _acts_on_a_game(game.commands[name]) else ""
         table.append(ShellCommand(name, _cq_help(path) + suffix, cq_path=path))
@@ -116,6 +129,8 @@ def dispatch(state: AppState, words: list[str]) -> int:
     if entry.builtin is not None:
         return entry.builtin(state, words[1:])
     args = [*entry.cq_path, *words[1:]]
+    if args[:2] == ["game", "watch"] and "--help" not in args and "-h" not in args:
+        return _watch(state, args[2:])
     try:
         result = cli.main(args=args, prog_name="", standalone_mode=False, obj=state)
     except click.exceptions.Exit as exc:

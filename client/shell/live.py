@@ -1,13 +1,14 @@
-"""The current game, kept fresh: polled in the background and redrawn when it changes.
+"""The current game, kept fresh and redrawn when it changes.
 
 :class:`GameWatch` remembers the current game's JSON and revision (for the toolbar and
 completion), what went wrong at the last check (``problem``: the server cannot be
 reached, the session ended, ...), the game whose board was drawn last, and a
-short-lived cache of the game list (for completing game ids). :func:`watch_loop` polls
-``GET /games/{id}`` every ``interval`` seconds: it draws the board of a current game
-that was not drawn yet (``cq-shell -g N`` while the server was down), draws it again
-when the revision moved without this shell acting, and repaints the toolbar after every
-check.
+short-lived cache of the game list (for completing game ids). The game comes from its
+live stream (:mod:`client.shell.follow`, :meth:`GameWatch.take`) or, when the stream
+cannot be had, from :func:`watch_loop`, which polls ``GET /games/{id}`` every
+``interval`` seconds. Either way :func:`redraw_if_changed` draws the board of a current
+game that was not drawn yet (``cq-shell -g N`` while the server was down) and draws it
+again when the revision moved without this shell acting.
 """
 
 from __future__ import annotations
@@ -65,6 +66,21 @@ class GameWatch:
             before.get("revision") != fresh.get("revision")
         )
 
+    def take(self, fresh: dict[str, Any]) -> bool:
+        """The current game as its stream sent it; True when it differs from what was
+        known. A view older than the one known (a command's answer brought a newer one)
+        and another game's are dropped."""
+        if fresh.get("id") != self.state.current_game:
+            return False
+        before = self.game
+        if before is None or before.get("id") != fresh.get("id"):
+            self.problem, self.game = None, fresh
+            return True
+        if (fresh.get("revision") or 0) < (before.get("revision") or 0):
+            return False
+        self.problem, self.game = None, fresh
+        return bool(before.get("revision") != fresh.get("revision"))
+
     def game_for(self, game_id: int | None) -> dict[str, Any] | None:
         """The current game, or another one fetched once (for completing -g N moves)."""
         if game_id is None or (self.game is not None and self.game.get("id") == game_id):
@@ -103,22 +119,37 @@ class GameWatch:
         return game if game.get("id") != self.drawn_id else None
 
 
+def redraw_if_changed(
+    watch: GameWatch,
+    known: int | None,
+    changed: bool,
+    draw: Callable[[dict[str, Any], str], None],
+) -> None:
+    """After a check of the game that was ``known`` (its id): ``draw(game, note)`` when
+    another player changed it, or when the current game was never drawn."""
+    game = watch.game
+    if game is None or game.get("id") != watch.state.current_game:
+        return
+    if changed and game.get("id") == known and watch.drawn_id == known:
+        draw(game, f"-- game {game['id']} changed (revision {game['revision']}) --")
+    elif watch.undrawn_current() is not None:
+        draw(game, "")
+
+
 async def watch_loop(
     watch: GameWatch,
     draw: Callable[[dict[str, Any], str], None],
     interval: float = 1.5,
     repaint: Callable[[], None] = lambda: None,
+    should_poll: Callable[[], bool] = lambda: True,
 ) -> None:
-    """Poll the current game forever; ``draw(game, note)`` when another player changed it
-    (or when it was never drawn), ``repaint()`` after every check (the toolbar)."""
+    """Poll the current game forever while ``should_poll()`` (the stream cannot be had);
+    ``repaint()`` after every check (the toolbar)."""
     while True:
         await asyncio.sleep(interval)
+        if not should_poll():
+            continue
         known = watch.game.get("id") if watch.game else None
         changed = await asyncio.to_thread(watch.refresh)
-        game = watch.game
-        if game is not None and game.get("id") == watch.state.current_game:
-            if changed and game.get("id") == known and watch.drawn_id == known:
-                draw(game, f"-- game {game['id']} changed (revision {game['revision']}) --")
-            elif watch.undrawn_current() is not None:
-                draw(game, "")
+        redraw_if_changed(watch, known, changed, draw)
         repaint()

@@ -1,7 +1,8 @@
 """The bottom toolbar: who, where, the current game and whose turn it is.
 
-When the last check of the current game failed, the toolbar says so first ("CONNECTION
-LOST", "SESSION ENDED", or the server's refusal) and shows the game as "last known".
+When the current game's live stream is lost or the last check of the game failed, the
+toolbar says so first ("CONNECTION LOST, reconnecting", "SESSION ENDED", or the server's
+refusal) and shows the game as "last known".
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def toolbar_text(state: AppState, watch: GameWatch) -> str:
     parts = [f" {who} @ {profile.server_url}", f"profile {profile.name}"]
     problem = watch.problem if state.current_game is not None else None
     if isinstance(problem, ConnectionFailed):
-        parts.append("CONNECTION LOST (retrying)")
+        parts.append("CONNECTION LOST, reconnecting")
     elif isinstance(problem, AuthError):
         if profile.token:  # without one, "(logged out)" above says it
             parts.append("SESSION ENDED ('login' again)")

@@ -41,7 +41,7 @@ def test_first_word_completes_from_the_command_table(config_dir: Path) -> None:
 def test_subcommands_and_options_complete(config_dir: Path) -> None:
     assert set(completions("game ")) == {
         "show", "new", "list", "join", "change", "cancel", "move", "jump", "place",
-        "message", "offer", "trade", "mark", "unmark", "leaderboard"}
+        "message", "offer", "trade", "mark", "unmark", "leaderboard", "watch"}
     assert completions("game li") == ["list"]
     assert completions("game list -") == ["-s", "--status", "-u", "--user", "-g", "--game",
                                           "--relation", "--help"]
@@ -103,3 +103,15 @@ def test_help_in_the_shell_gives_the_current_game_as_the_default(
     out = capsys.readouterr().out
     assert out.startswith("Usage: game message send [OPTIONS] <TEXT>...")
     assert "[default: the current game, 8]" in " ".join(out.split())
+
+
+def test_watch_in_the_shell_points_to_use_instead_of_blocking_the_prompt(
+    config_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = AppState()
+    for line in ("watch", "watch -g 3", "game watch -g 3"):
+        assert run_line(state, line) == 2
+        assert "the shell follows its current game live already: 'use GAME_ID'" in (
+            capsys.readouterr().err)
+    assert run_line(state, "game watch --help") == 0
+    assert "Watch a game live." in capsys.readouterr().out

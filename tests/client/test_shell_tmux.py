@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,12 +16,10 @@ from click.testing import Result
 from client.legal import legal_targets
 from tests.client.conftest import make_runner
 from tests.client.play_helpers import add_inserted_players, best_step, created_id, game_json
+from tests.client.terminal import ROOT, TMUX, WAIT, Terminal, shell_env
 from tests.support.server import running_server, stop
 
 Cq = Callable[..., Result]
-ROOT = Path(__file__).resolve().parents[2]
-TMUX = shutil.which("tmux") or "/usr/bin/tmux"
-WAIT = 20.0
 PLAYERS = ["sue", "tom"]
 
 pytestmark = pytest.mark.skipif(not Path(TMUX).exists(), reason="tmux is not installed")
@@ -34,60 +30,9 @@ def config_dir(players_config: Path) -> Path:
     return players_config
 
 
-class Terminal:
-    """A tmux session on a private socket running one command."""
-
-    def __init__(self, command: str, env: dict[str, str]) -> None:
-        self.socket = f"cqtest-{uuid.uuid4().hex[:8]}"
-        self.env_prefix = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-        self.tmux("new-session", "-d", "-s", "cq", "-x", "110", "-y", "60",
-                  f"env {self.env_prefix} {command}; sleep 30")
-
-    def tmux(self, *args: str) -> str:
-        done = subprocess.run([TMUX, "-L", self.socket, *args], capture_output=True, text=True,
-                              timeout=10, check=True)
-        return done.stdout
-
-    def send(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", "cq", *keys)
-
-    def type(self, text: str) -> None:
-        self.tmux("send-keys", "-t", "cq", "-l", text)
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "cq", "-S", "-200")
-
-    def wait_for(self, text: str, timeout: float = WAIT) -> str:
-        return self.wait_until(lambda screen: text in screen, repr(text), timeout)
-
-    def wait_until(self, check: Callable[[str], bool], text: str, timeout: float = WAIT) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            screen = self.screen()
-            if check(screen):
-                return screen
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{text} did not appear within {timeout} s:\n{screen}")
-            time.sleep(0.1)
-
-    def close(self) -> None:
-        subprocess.run([TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
-
-
 @pytest.fixture
 def cq(players_cq: Cq) -> Cq:
     return players_cq
-
-
-def shell_env(config_dir: Path, profile: str) -> dict[str, str]:
-    return {
-        "CQ_CONFIG_DIR": str(config_dir),
-        "CQ_DATA_DIR": str(config_dir / "data"),
-        "CQ_PROFILE": profile,
-        "PYTHONPATH": str(ROOT),
-        "TERM": "xterm-256color",
-        "NO_COLOR": "1",
-    }
 
 
 def test_shell_completes_moves_plays_and_redraws_live(cq: Cq, config_dir: Path) -> None:
@@ -179,7 +124,7 @@ def test_shell_started_on_a_game_draws_it_and_shows_a_lost_connection(
             terminal.send("Enter")
             terminal.wait_for(f"Broadcast sent to game {game_id}")
             stop(server.process)
-            screen = terminal.wait_for("CONNECTION LOST (retrying)")
+            screen = terminal.wait_for("CONNECTION LOST, reconnecting")
             assert f"last known: game {game_id} started" in screen
         finally:
             terminal.close()
