@@ -370,11 +370,13 @@ async def benchmark(args: argparse.Namespace, work: Path) -> None:
         print(f"{name}={getattr(args, name)}")
     print(f"cpus={os.cpu_count()}")
     print(f"load_average_1min_before={os.getloadavg()[0]:.2f}")
-    quiet = await run(args, work, f"sqlite:///{work / 'quiet.db'}", 1, 0, "sqlite_quiet")
+    if not args.skip_quiet:
+        quiet = await run(args, work, f"sqlite:///{work / 'quiet.db'}", 1, 0, "sqlite_quiet")
     watched = await run(
         args, work, f"sqlite:///{work / 'watched.db'}", 1, args.spectators, "sqlite_watched"
     )
-    print(f"sqlite_ratio_watched_to_quiet={watched.rate / quiet.rate:.3f}")
+    if not args.skip_quiet:
+        print(f"sqlite_ratio_watched_to_quiet={watched.rate / quiet.rate:.3f}")
     if args.postgres:
         os.environ["CQ_TEST_DATABASE_URL"] = args.postgres
         from tests.support.server import fresh_database
@@ -401,6 +403,8 @@ def main() -> None:
     parser.add_argument("--watched", type=int, default=100, help="games the spectators watch")
     parser.add_argument("--wall-share", type=float, default=0.15, help="share of wall turns")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skip-quiet", action="store_true",
+                        help="only the run with spectators (to profile the server)")
     parser.add_argument("--postgres", default=os.environ.get("CQ_TEST_DATABASE_URL"),
                         help="a PostgreSQL server URL to run the multi-process figures on")
     parser.add_argument("--pg-spectators", type=int, default=200,
