@@ -268,11 +268,12 @@ class Settings(BaseModel):
         description="An idle live stream gets a comment line this often, so that proxies "
         "keep it open.",
     )
-    stream_queue: int = Field(
-        64,
-        ge=1,
-        description="Updates waiting to be written to one live stream; a reader that falls "
-        "this far behind is disconnected (its client reconnects and resumes).",
+    stream_buffer: int = Field(
+        1024,
+        ge=16,
+        description="KiB waiting to be written to one live stream (beyond what the "
+        "operating system holds); a reader that falls this far behind is disconnected (its "
+        "client reconnects and resumes).",
     )
     scheduler_interval: Seconds = Field(
         60,

@@ -58,20 +58,33 @@ async def _serve(request: Request, hub: LiveHub, stream: Stream, first: bytes) -
     try:
         assert response is not None
         await response.send(sse.retry(RETRY_MS) + first)
-        while True:
-            try:
-                chunk = await asyncio.wait_for(stream.queue.get(), keepalive)
-            except TimeoutError:
-                chunk = sse.KEEPALIVE
-            if chunk is None:  # the hub ended it
-                break
-            await response.send(chunk)
-        with contextlib.suppress(Exception):
-            await response.eof()
+        while stream.queue:  # what came while the first chunk was on its way
+            queued, stream.queue = b"".join(stream.queue), []
+            await response.send(queued)
+        if _chunked(request):  # from now on the hub writes each update itself
+            stream.write_to(transport)
+        while not stream.closed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stream.signal.wait(), keepalive)
+            stream.signal.clear()
+            if stream.queue:  # not handed over (not chunked): write what came
+                queued, stream.queue = b"".join(stream.queue), []
+                await response.send(queued)
+            elif not stream.closed:
+                await response.send(sse.KEEPALIVE)  # also tells Sanic the response lives
+        if not stream.closed or not (transport is None or transport.is_closing()):
+            with contextlib.suppress(Exception):
+                await response.eof()
     except (RequestCancelled, ConnectionError, asyncio.CancelledError):
         pass  # the client went away, or was dropped for falling behind
     finally:
         hub.close_stream(stream)
+
+
+def _chunked(request: Request) -> bool:
+    """Whether the response goes out in HTTP/1.1 chunks (what `Stream.put` writes)."""
+    http = request.stream
+    return bool(http is not None and http.response_func == http.http1_response_chunked)
 
 
 @bp.get("/games/<game_id:int>/events")

@@ -14,9 +14,9 @@ public game (not players, not system admins, nothing of their own in the game) a
 same cursor get one computed update, encoded once. A player's stream is computed for
 that player.
 
-Each stream has a queue of at most STREAM_QUEUE chunks; its request handler writes them
-out. A reader that falls that far behind is disconnected (its client resumes from its
-last event id). `close` ends every stream cleanly when the server stops.
+Each update is written to the stream's connection at once (`Stream.put`); a reader whose
+connection holds more than STREAM_BUFFER KiB not yet sent is disconnected (its client
+resumes from its last event id). `close` ends every stream cleanly when the server stops.
 """
 
 from __future__ import annotations
@@ -49,48 +49,74 @@ from corridorquest.services.trading import OfferMade, OfferWithdrawn
 log = logging.getLogger("corridorquest.live")
 
 USER_EVENTS = (ActionPlayed, GameStarted, GameFinished, GameCancelled, PlayersInvited)
-_END = None  # the queue's last item
 
 
 class Stream:
-    """One open stream: a game's (`game_id`) or a user's own (`game_id` None)."""
+    """One open stream: a game's (`game_id`) or a user's own (`game_id` None).
+
+    Until its handler has sent the first chunk, what the hub puts is queued; then the
+    handler hands over the connection (`write_to`) and each chunk is written to it at
+    once, in HTTP/1.1 chunked framing (one write per update: no task switch per stream).
+    A reader whose connection holds more than `limit` bytes not yet sent is dropped.
+    """
 
     __slots__ = (
-        "user", "game_id", "code", "queue", "cursor", "plain", "present", "closed", "abort"
+        "user", "game_id", "code", "queue", "cursor", "plain", "present", "closed", "abort",
+        "signal", "limit", "_transport",
     )
 
     def __init__(
-        self, user: CurrentUser, game_id: int | None, code: str | None, queue_size: int
+        self, user: CurrentUser, game_id: int | None, code: str | None, limit: int
     ) -> None:
         self.user = user
         self.game_id = game_id
         self.code = code  # the invitation code it was opened with (private games)
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
+        self.queue: list[bytes] = []  # before the handler hands the connection over
         self.cursor: Cursor | None = None  # None until its first events are out
         self.plain = True  # could share a spectator's updates (see the module docstring)
         self.present = False  # counted in services.presence (a player's, or a user stream)
         self.closed = False
         self.abort: Callable[[], None] | None = None  # drops the connection
+        self.signal = asyncio.Event()  # its handler has something to do (queued, or ended)
+        self.limit = limit
+        self._transport: Any = None
+
+    def write_to(self, transport: Any) -> None:
+        """The handler sent the response's head and first chunk: write to `transport`."""
+        self._transport = transport
 
     def put(self, chunk: bytes) -> None:
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(chunk)
-        except asyncio.QueueFull:  # a reader that does not keep up
-            log.info("live stream of %s dropped: it fell behind", self.user.username)
+        transport = self._transport
+        if transport is None:
+            self.queue.append(chunk)
+            self.signal.set()
+            if sum(map(len, self.queue)) > self.limit:
+                self._drop()
+            return
+        if transport.is_closing():
             self.end()
-            if self.abort is not None:
-                self.abort()
+            return
+        if transport.get_write_buffer_size() > self.limit:
+            self._drop()
+            return
+        transport.write(b"%x\r\n%b\r\n" % (len(chunk), chunk))
+
+    def _drop(self) -> None:
+        """A reader that does not keep up."""
+        log.info("live stream of %s dropped: it fell behind", self.user.username)
+        self.end()
+        if self.abort is not None:
+            self.abort()
 
     def end(self) -> None:
         """No more events: the handler finishes the response."""
         if self.closed:
             return
         self.closed = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(_END)
+        self.queue.clear()
+        self.signal.set()
 
 
 class LiveHub:
@@ -130,7 +156,7 @@ class LiveHub:
             plain = live_views.plain_spectator(loaded, user)
             return update, plain, loaded.is_player(user.id)
 
-        stream = Stream(user, game_id, code, self.settings.stream_queue)
+        stream = Stream(user, game_id, code, self.settings.stream_buffer * 1024)
         self._add(stream)
         try:
             update, plain, player = await self.ctx.store.transaction(first)
@@ -149,7 +175,7 @@ class LiveHub:
     async def open_user(self, user: CurrentUser) -> tuple[Stream, bytes]:
         """The caller's own stream and its first chunk (its active games)."""
         self._admit(user)
-        stream = Stream(user, None, None, self.settings.stream_queue)
+        stream = Stream(user, None, None, self.settings.stream_buffer * 1024)
         self._add(stream)
         try:
             games = await self.ctx.store.transaction(live_views.user_games, user)

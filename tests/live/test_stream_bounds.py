@@ -82,7 +82,7 @@ def _raw_stream(base_url: str, path: str, token: str) -> socket.socket:
 def test_a_reader_that_falls_behind_is_disconnected_and_the_server_carries_on(
     tmp_path: Path,
 ) -> None:
-    with running_server(tmp_path, STREAM_QUEUE="2", STREAM_KEEPALIVE="1") as server, httpx.Client(
+    with running_server(tmp_path, STREAM_BUFFER="16", STREAM_KEEPALIVE="1") as server, httpx.Client(
         base_url=server.api, timeout=10
     ) as client:
         tokens = {name: insert_user(server.database_url, name) for name in ("sal", "ted")}
@@ -92,7 +92,7 @@ def test_a_reader_that_falls_behind_is_disconnected_and_the_server_carries_on(
         try:
             time.sleep(0.5)
             # each marker change sends the owner's stream the whole game view again; the
-            # kernel's buffers take a couple of MB before the server's queue fills
+            # kernel's buffers take a couple of MB before the server's buffer fills
             for i in range(4000):
                 marked = client.post(
                     f"/games/{gid}/markers", json={"marker": "d4h"}, headers=auth(tokens["sal"])
