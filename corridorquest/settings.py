@@ -262,6 +262,19 @@ class Settings(BaseModel):
         description="Live event streams (server-sent events) one user may hold open at once "
         "on one server process; one more is refused with 429 too_many_streams.",
     )
+    streams_per_address: int = Field(
+        32,
+        ge=1,
+        description="Live streams watchers who are not logged in (WEB_WATCH_WITHOUT_LOGIN) "
+        "may hold open at once from one client address on one server process; one more is "
+        "refused with 429 too_many_streams.",
+    )
+    web_watch_without_login: bool = Field(
+        True,
+        description="Anyone who reaches the server may watch its public games on the web "
+        "pages (/, /games/ID, /tv), with their streams and boards, without logging in. "
+        "false: the pages ask for a login first. Private games are never shown.",
+    )
     stream_keepalive: Seconds = Field(
         15,
         ge=1,

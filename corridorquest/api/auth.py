@@ -1,11 +1,27 @@
-"""`Authorization: Bearer <token>` -> the current user (401 otherwise)."""
+"""`Authorization: Bearer <token>` -> the current user (401 otherwise).
+
+The web pages log in with a cookie (`SESSION_COOKIE`, the same session token) instead of
+the header; it counts for GET requests only, so a page of another site cannot make a
+logged-in browser change anything. `watcher` is who watches a public game: the
+logged-in caller, or anybody (`ANONYMOUS`) when WEB_WATCH_WITHOUT_LOGIN allows it.
+"""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from sanic import Request
 
 from corridorquest.services.auth import CurrentUser, authenticate
 from corridorquest.services.context import ServiceContext
+from corridorquest.services.errors import Unauthenticated
+
+SESSION_COOKIE = "cq_session"
+# Somebody not logged in: no player of any game, reads what any non-player reads of a
+# public game (a private game is 404 to it, as to every non-player).
+ANONYMOUS = CurrentUser(
+    id=0, username="", email="", is_admin=False, session_id=0, session_expires_at=datetime.max
+)
 
 
 def services(request: Request) -> ServiceContext:
@@ -17,6 +33,8 @@ def bearer_token(request: Request) -> str:
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer":
+        if not header and request.method in ("GET", "HEAD"):
+            return str(request.cookies.get(SESSION_COOKIE, "") or "")
         return ""
     return token.strip()
 
@@ -28,6 +46,21 @@ async def require_user(request: Request) -> CurrentUser:
         user = await authenticate(services(request), bearer_token(request))
         request.ctx.user = user
     return user
+
+
+async def watcher(request: Request) -> CurrentUser:
+    """Who watches: the logged-in caller; without a login, ANONYMOUS when the server lets
+    anybody watch its public games (WEB_WATCH_WITHOUT_LOGIN), else 401. A page's cookie
+    whose session ended counts as no login (the header's token does not)."""
+    anybody = services(request).settings.web_watch_without_login
+    if request.headers.get("authorization") or not anybody:
+        return await require_user(request)
+    if request.cookies.get(SESSION_COOKIE):
+        try:
+            return await require_user(request)
+        except Unauthenticated:
+            return ANONYMOUS
+    return ANONYMOUS
 
 
 async def optional_user(request: Request) -> CurrentUser | None:

@@ -21,9 +21,10 @@ from sanic import Blueprint, Request
 from sanic.exceptions import RequestCancelled
 from sanic.response import HTTPResponse
 
-from corridorquest.api.auth import require_user
+from corridorquest.api.auth import require_user, watcher
 from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.games import checked_id
+from corridorquest.api.sessions import client_address
 from corridorquest.api.validation import check_text, parse_query
 from corridorquest.live import sse
 from corridorquest.live.hub import LiveHub, Stream
@@ -96,14 +97,14 @@ def _chunked(request: Request) -> bool:
 )
 @query_parameters(StreamQuery)
 async def game_events(request: Request, game_id: int) -> Any:
-    user = await require_user(request)
+    user = await watcher(request)  # public games: anybody, when the server allows it
     query = parse_query(request, StreamQuery)
     last_event_id = request.headers.get("last-event-id")
     check_text(last_event_id)
     since = parse_cursor(last_event_id or query.since)
     hub = hub_of(request)
     stream, first = await hub.open_game(
-        user, checked_id(game_id), query.invitation_code, since
+        user, checked_id(game_id), query.invitation_code, since, client_address(request)
     )
     await _serve(request, hub, stream, first)
     return None

@@ -62,13 +62,14 @@ class Stream:
 
     __slots__ = (
         "user", "game_id", "code", "queue", "cursor", "plain", "present", "closed", "abort",
-        "signal", "limit", "_transport",
+        "signal", "limit", "counted_as", "_transport",
     )
 
     def __init__(
         self, user: CurrentUser, game_id: int | None, code: str | None, limit: int
     ) -> None:
         self.user = user
+        self.counted_as: Any = user.id  # whose streams it counts among (see LiveHub.limit)
         self.game_id = game_id
         self.code = code  # the invitation code it was opened with (private games)
         self.queue: list[bytes] = []  # before the handler hands the connection over
@@ -125,7 +126,7 @@ class LiveHub:
         self.settings = ctx.settings
         self._games: dict[int, set[Stream]] = {}
         self._users: dict[int, set[Stream]] = {}
-        self._count: dict[int, int] = {}  # user id -> open streams
+        self._count: dict[Any, int] = {}  # user id (or watcher's address) -> open streams
         self._dirty: dict[int, tuple[set[int], bool]] = {}  # game -> (view for, presence)
         self._running: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -135,9 +136,14 @@ class LiveHub:
 
     # --- streams ----------------------------------------------------------------------
 
-    def _admit(self, user: CurrentUser) -> None:
+    def _admit(self, stream: Stream, address: str) -> None:
+        """At most STREAMS_PER_USER streams per user, STREAMS_PER_ADDRESS per client
+        address for watchers who are not logged in (user id 0)."""
         limit = self.settings.streams_per_user
-        if self._count.get(user.id, 0) >= limit:
+        if not stream.user.id:
+            stream.counted_as = ("address", address)
+            limit = self.settings.streams_per_address
+        if self._count.get(stream.counted_as, 0) >= limit:
             raise RateLimited(
                 "too_many_streams",
                 f"you have {limit} live streams open on this server; close one first",
@@ -145,10 +151,14 @@ class LiveHub:
             )
 
     async def open_game(
-        self, user: CurrentUser, game_id: int, code: str | None, since: Cursor | None
+        self,
+        user: CurrentUser,
+        game_id: int,
+        code: str | None,
+        since: Cursor | None,
+        address: str = "",
     ) -> tuple[Stream, bytes]:
         """A stream of `game_id` and its first chunk (404 as `GET` would answer)."""
-        self._admit(user)
 
         def first() -> tuple[CatchUp, bool, bool]:
             loaded = live_views.game_for(game_id, user, code)
@@ -157,6 +167,7 @@ class LiveHub:
             return update, plain, loaded.is_player(user.id)
 
         stream = Stream(user, game_id, code, self.settings.stream_buffer * 1024)
+        self._admit(stream, address)
         self._add(stream)
         try:
             update, plain, player = await self.ctx.store.transaction(first)
@@ -174,8 +185,8 @@ class LiveHub:
 
     async def open_user(self, user: CurrentUser) -> tuple[Stream, bytes]:
         """The caller's own stream and its first chunk (its active games)."""
-        self._admit(user)
         stream = Stream(user, None, None, self.settings.stream_buffer * 1024)
+        self._admit(stream, "")
         self._add(stream)
         try:
             games = await self.ctx.store.transaction(live_views.user_games, user)
@@ -202,7 +213,7 @@ class LiveHub:
         registry = self._users if stream.game_id is None else self._games
         key = stream.user.id if stream.game_id is None else stream.game_id
         registry.setdefault(key, set()).add(stream)
-        self._count[stream.user.id] = self._count.get(stream.user.id, 0) + 1
+        self._count[stream.counted_as] = self._count.get(stream.counted_as, 0) + 1
 
     def _remove(self, stream: Stream) -> None:
         registry = self._users if stream.game_id is None else self._games
@@ -213,11 +224,11 @@ class LiveHub:
         members.discard(stream)
         if not members:
             del registry[key]
-        left = self._count.get(stream.user.id, 1) - 1
+        left = self._count.get(stream.counted_as, 1) - 1
         if left:
-            self._count[stream.user.id] = left
+            self._count[stream.counted_as] = left
         else:
-            self._count.pop(stream.user.id, None)
+            self._count.pop(stream.counted_as, None)
 
     def streams(self) -> int:
         return sum(self._count.values())

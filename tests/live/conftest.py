@@ -13,7 +13,8 @@ from tests.support.server import RunningServer, running_server
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     with running_server(
-        tmp_path_factory.mktemp("server"), STREAM_KEEPALIVE="1", STREAMS_PER_USER="3"
+        tmp_path_factory.mktemp("server"), STREAM_KEEPALIVE="1", STREAMS_PER_USER="3",
+        STREAMS_PER_ADDRESS="2",
     ) as running:
         yield running
 

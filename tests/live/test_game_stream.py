@@ -249,3 +249,22 @@ def test_a_players_markers_reach_its_own_stream_only(
         time.sleep(0.5)
         assert [e for e in ola.drain(0.1) if e["event"] != "presence"] == []
         assert not any("d4h" in line for line in ola.lines)
+
+
+def test_anybody_may_watch_a_public_game_without_a_login_but_no_private_one(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    tokens = {name: insert_user(server.database_url, name) for name in ("pub1", "pub2")}
+    public = started_game(client, tokens)
+    private = started_game(client, tokens, private=True)
+    with EventReader(_events_url(server, public["id"]), None) as anonymous:
+        assert anonymous.status == 200
+        first = anonymous.next("game")["data"]
+        assert first["id"] == public["id"] and first["invitation_code"] is None
+        answer = play(client, tokens[public["turn_username"]], public["id"], "move",
+                      _first_move(public))
+        assert answer.status_code == 201, answer.text
+        assert anonymous.next("action")["data"]["n"] == 1
+    refused = EventReader(_events_url(server, private["id"]), None).start()
+    refused.close()
+    assert refused.status == 404

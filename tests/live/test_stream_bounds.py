@@ -48,6 +48,29 @@ def test_one_stream_more_than_the_limit_is_refused_with_a_reason(
             reader.close()
 
 
+def test_watchers_without_a_login_are_limited_per_address(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    tokens = {name: insert_user(server.database_url, name) for name in ("anya", "anyb")}
+    game = started_game(client, tokens)
+    url = f"{server.api}/games/{game['id']}/events"
+    open_ = [EventReader(url, None).start() for _ in range(2)]  # STREAMS_PER_ADDRESS=2
+    try:
+        for reader in open_:
+            assert reader.status == 200
+            reader.next("game")
+        refused = EventReader(url, None).start()
+        refused.close()
+        assert refused.status == 429
+        assert refused.error_body["reason"] == "too_many_streams"
+        # a logged-in user from the same address counts on its own
+        with EventReader(url, tokens["anya"]) as mine:
+            assert mine.status == 200
+    finally:
+        for reader in open_:
+            reader.close()
+
+
 def test_bad_positions_and_unknown_games_are_refused_before_the_stream_starts(
     server: RunningServer, client: httpx.Client
 ) -> None:
@@ -62,7 +85,7 @@ def test_bad_positions_and_unknown_games_are_refused_before_the_stream_starts(
     answer = httpx.get(url, headers={**auth(token), "Last-Event-ID": "x"}, timeout=5)
     assert answer.status_code == 422
     assert httpx.get(f"{server.api}/games/999999/events", headers=auth(token)).status_code == 404
-    assert httpx.get(url, timeout=5).status_code == 401
+    assert httpx.get(url, headers=auth("not-a-token"), timeout=5).status_code == 401
 
 
 def _raw_stream(base_url: str, path: str, token: str) -> socket.socket:
