@@ -42,7 +42,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import httpx
 
@@ -258,7 +257,9 @@ async def spectate(port: int, streams: list[tuple[int, str]], out: Path) -> None
     out.write_text(json.dumps(received))
 
 
-def start_spectators(work: Path, port: int, streams: list[tuple[int, str]]) -> subprocess.Popen[str]:
+def start_spectators(
+    work: Path, port: int, streams: list[tuple[int, str]]
+) -> subprocess.Popen[str]:
     plan = work / f"spectators-{port}.json"
     plan.write_text(json.dumps(streams))
     process = subprocess.Popen(

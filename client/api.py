@@ -216,6 +216,20 @@ class ApiClient:
         """The game; with ``at``, the board after that many actions."""
         return self.call("GET", f"/games/{game_id}", params={"at": at})
 
+    def board_svg(self, game_id: int, at: int | None = None) -> str:
+        """The board as the server draws it for the caller: an SVG document (text);
+        with ``at``, the board after that many actions."""
+        path = f"/games/{game_id}/board.svg"
+        clean = {"at": at} if at is not None else None
+        with self._transport_errors():
+            response = self._http.get(path, params=clean, headers=self._auth_headers())
+        if not response.is_success:
+            self._decode(response)  # raises the server's refusal
+        if not response.headers.get("content-type", "").startswith("image/svg+xml"):
+            raise CqError(f"the server sent no SVG picture for game {game_id}",
+                          reason="not_svg")
+        return response.text
+
     def new_game(self, body: Json) -> Json:
         return self.call("POST", "/games", json=body)
 

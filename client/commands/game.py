@@ -7,14 +7,16 @@ marks, trading and leaderboards add their own modules and register on :data:`gam
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import click
 
 from client.commands.options import board_size_option, game_id_option, players_option
-from client.errors import CqError
+from client.errors import CqError, InputError
 from client.render.game_text import render_game, render_game_list
 from client.render.themes import Theme, get_theme
+from client.safe_text import visible
 from client.state import AppState, pass_state
 
 LIST_STATUSES = ("waiting", "active", "finished", "canceled", "started", "cancelled")
@@ -52,19 +54,49 @@ def echo_game(state: AppState, data: dict[str, Any]) -> None:
               help="Print the game as the server's JSON (for scripts and bots)")
 @click.option("-a", "--at", "at", type=click.IntRange(min=0), metavar="<N>",
               help="Show the board after the first N actions (0: the start)")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, allow_dash=True),
+              metavar="<FILE>",
+              help="Write the board as an SVG picture to FILE ('-': standard output) "
+              "instead of drawing it")
 @pass_state
-def show(state: AppState, game_id: int, as_json: bool, at: int | None) -> None:
+def show(
+    state: AppState, game_id: int, as_json: bool, at: int | None, svg_file: str | None
+) -> None:
     """Show Game.
 
     The board, the players, whose turn it is and the last actions. With --at N, the board
-    as it was after N actions (during play you see only what you could see).
+    as it was after N actions (during play you see only what you could see). With --svg
+    FILE, the board as the server draws it (what you may see of it) is written to FILE.
     """
+    if svg_file is not None:
+        if as_json:
+            raise click.UsageError("--svg and --json do not go together: choose one")
+        with state.api() as api:
+            picture = api.board_svg(game_id, at=at)
+        write_svg(picture, svg_file, game_id, at)
+        return
     with state.api() as api:
         data = api.game(game_id, at=at)
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
     echo_game(state, data)
+
+
+def write_svg(picture: str, target: str, game_id: int, at: int | None) -> None:
+    """Write the SVG `picture` to the file `target` ('-': standard output, made safe for
+    a terminal as every server text is) and say where it went."""
+    if target == "-":
+        click.echo("\n".join(visible(line) for line in picture.splitlines()))
+        return
+    try:
+        with open(target, "w", encoding="utf-8", newline="\n") as file:
+            file.write(picture)
+    except OSError as exc:
+        raise InputError(f"cannot write {target}: {exc.strerror or exc}",
+                         reason="cannot_write_file") from exc
+    moment = f" after {at} action{'' if at == 1 else 's'}" if at is not None else ""
+    click.echo(f"Wrote the board of game {game_id}{moment} to {os.path.abspath(target)}.")
 
 
 @game.command()

@@ -25,6 +25,7 @@ from corridorquest.api import (
     admin_games,
     admin_server,
     admin_users,
+    boards,
     games,
     markers,
     messages,
@@ -46,6 +47,7 @@ from corridorquest.security.https_check import install_https_check
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.users import ensure_initial_admin
 from corridorquest.settings import Settings
+from corridorquest.web import pages
 
 log = logging.getLogger("corridorquest.api")
 
@@ -55,6 +57,7 @@ _app_numbers = itertools.count(1)
 BLUEPRINTS: list[Blueprint] = [
     server.bp,
     games.bp,
+    boards.bp,
     markers.bp,
     scores.bp,
     trading.bp,
@@ -105,6 +108,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
     )
     app.ext.openapi.add_security_scheme("token", "http", scheme="bearer")
     app.blueprint(swagger_assets.bp.copy(swagger_assets.bp.name))
+    app.blueprint(pages.bp.copy(pages.bp.name))  # the web pages for watching
     # Blueprint objects may be registered on one app only: copy them per app.
     group = Blueprint.group(
         *[bp.copy(bp.name, url_prefix=bp.url_prefix) for bp in BLUEPRINTS],

@@ -29,8 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import peewee as pw
-
 from corridorquest.events import Event, GameEvent
 from corridorquest.security.policy import has_control_characters
 from corridorquest.services import idempotency
@@ -236,14 +234,11 @@ def last_number(game_id: int, viewer_id: int) -> int:
 
 def last_position(game_id: int, viewer_id: int) -> tuple[int, int | None]:
     """(`last_number`, the row id of that message: None when there is none)."""
-    found = (
-        GameMessage.select(pw.fn.COUNT(GameMessage.id), pw.fn.MAX(GameMessage.id))
-        .where((GameMessage.game == game_id) & _party_to(viewer_id))
-        .tuples()
-        .first()
+    query = GameMessage.select(GameMessage.id).where(
+        (GameMessage.game == game_id) & _party_to(viewer_id)
     )
-    count, last = found if found else (0, None)
-    return int(count or 0), last
+    last = query.order_by(GameMessage.id.desc()).first()
+    return int(query.count()), (last.id if last is not None else None)
 
 
 def message_for(loaded: LoadedGame, message_id: int, viewer_id: int) -> dict[str, Any] | None:

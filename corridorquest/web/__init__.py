@@ -1,0 +1,1 @@
+"""The web front for watching games: pages, and the board as SVG."""

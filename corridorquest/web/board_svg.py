@@ -1,0 +1,472 @@
+"""The board of a game as an SVG picture, drawn from its view (the JSON of docs/api.md).
+
+`board_svg(view)` draws exactly what the view holds: the view is the game as
+`GET /games/{id}` (or `?at=N`) shows it to one viewer, so what that viewer may not see
+(services/visibility.py) is already out of it, and nothing else is looked up here.
+
+The pieces are those of `cq game show` (client/render/board.py) in the colours of its
+light theme: north is at the top, files a.. run west to east and ranks 1.. south to
+north; pawns are triangles pointing to their goal side, each with its seat's initial
+(N, E, S, W) so that pawns tell apart without colour; walls are bars on the grooves in
+their owner's colour with the owner's initial (neutral and without a letter when the
+owner is hidden); markers are dashed outlines of one edge with their owner's initial; the
+frame takes the colour of the player to move (grey when nobody is); the last action is
+highlighted (a move's or jump's square, a wall's outline when its notation is known).
+
+For tests and pages, the pieces carry data attributes: pawns `data-seat` and
+`data-square`, walls `data-wall` and (when known) `data-owner`, markers `data-marker` and
+`data-owner`, the highlight `data-last`. No ids, no style sheet and no script: several
+boards may sit in one page, and the picture is safe to open on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+CELL = 40  # a square's side
+GROOVE = 12  # the gap between two squares, where walls and markers lie
+STEP = CELL + GROOVE
+FRAME = 8  # the border band around the squares
+MARGIN = 22  # the band of coordinates outside the frame
+CAPTION = 26  # the line under the board that says whose turn it is
+PAWN_INSET = 5
+
+# cq's light theme (client/render/themes.py: 160, 130, 25, 28, 236, 246, 242).
+SEAT_COLOURS = {"north": "#d70000", "east": "#af5f00", "south": "#005faf", "west": "#008700"}
+NEUTRAL = "#303030"  # walls whose owner is hidden (masked games)
+IDLE_FRAME = "#949494"  # nobody to move: waiting, finished, cancelled
+COORDS = "#6c6c6c"
+BOARD = "#d8d0c0"  # the grooves
+SQUARE = "#f6f2e8"
+LAST_FILL = "#fde9a0"  # the square of the last move
+OUTLINE = "#000000"  # the highlight of the last action
+TEXT = "#1c1c1c"
+
+SEAT_LETTERS = {"north": "N", "east": "E", "south": "S", "west": "W"}
+SEAT_ORDER = ("north", "east", "south", "west")
+
+_NOTATION = re.compile(r"([a-z])(\d{1,2})([hv]?)")
+# What XML 1.0 does not allow in a document, even escaped.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})
+
+
+def escape(value: object) -> str:
+    """`value` as text for an XML attribute or element (characters XML forbids dropped)."""
+    return _NOT_XML.sub("", str(value)).translate(_ESCAPES)
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def _element(tag: str, attributes: dict[str, object], text: str | None = None) -> str:
+    attrs = "".join(
+        f' {name}="{escape(value)}"' for name, value in attributes.items() if value is not None
+    )
+    if text is None:
+        return f"<{tag}{attrs}/>"
+    return f"<{tag}{attrs}>{escape(text)}</{tag}>"
+
+
+def _parse(text: object, size: int, kind: str) -> tuple[int, int, str] | None:
+    """(col, row, orientation) of a square ("e4"), wall ("c3h") or marker ("e4v") that
+    lies on a `size` board; None for anything else."""
+    if not isinstance(text, str):
+        return None
+    match = _NOTATION.fullmatch(text)
+    if match is None:
+        return None
+    col, row, orientation = ord(match[1]) - ord("a"), int(match[2]) - 1, match[3]
+    if kind == "square":
+        fits = not orientation and col < size and row < size
+    elif kind == "wall":
+        fits = bool(orientation) and col < size - 1 and row < size - 1
+    else:  # a marker: one edge, east of (v) or north of (h) its square
+        fits = (orientation == "v" and col < size - 1 and row < size) or (
+            orientation == "h" and col < size and row < size - 1
+        )
+    return (col, row, orientation) if fits and row >= 0 else None
+
+
+class _Layout:
+    def __init__(self, size: int, caption: bool) -> None:
+        self.size = size
+        self.inner = size * CELL + (size - 1) * GROOVE
+        self.width = 2 * (MARGIN + FRAME) + self.inner
+        self.board_height = self.width
+        self.height = self.board_height + (CAPTION if caption else 0)
+
+    def x(self, col: int) -> int:
+        """The west side of the squares of column `col`."""
+        return MARGIN + FRAME + col * STEP
+
+    def y(self, row: int) -> int:
+        """The north side of the squares of row `row` (row 0, rank 1, is at the bottom)."""
+        return MARGIN + FRAME + (self.size - 1 - row) * STEP
+
+
+def _seat_name(seat: str, usernames: dict[str, str]) -> str:
+    name = usernames.get(seat)
+    return f"{seat.capitalize()} ({name})" if name else seat.capitalize()
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def describe(view: dict[str, Any]) -> str:
+    """One line: "Game 4 (9x9), after 12 actions: South (bob) to move"."""
+    usernames = _usernames(view)
+    last = _last_action(view)
+    at = view.get("at")
+    actions = at if isinstance(at, int) else (last.get("n") if last else 0)
+    size = view.get("size")
+    head = f"Game {view.get('id')} ({size}x{size})"
+    status = view.get("status")
+    turn = view.get("turn")
+    if status == "waiting":
+        return f"{head}, waiting for players"
+    done = f"{head}, after {_plural(int(actions or 0), 'action')}"
+    if turn in SEAT_COLOURS:
+        return f"{done}: {_seat_name(turn, usernames)} to move"
+    if view.get("winner"):
+        return f"{done}: {view['winner']} won"
+    if status == "cancelled":
+        return f"{done}: cancelled"
+    return f"{done}: {status}"
+
+
+def _usernames(view: dict[str, Any]) -> dict[str, str]:
+    found = {}
+    for seat in view.get("seats") or []:
+        if isinstance(seat, dict) and seat.get("seat") in SEAT_COLOURS and seat.get("username"):
+            found[seat["seat"]] = str(seat["username"])
+    return found
+
+
+def _last_action(view: dict[str, Any]) -> dict[str, Any] | None:
+    actions = view.get("last_actions") or []
+    last = actions[-1] if actions else None
+    return last if isinstance(last, dict) else None
+
+
+def _details(view: dict[str, Any], walls: int) -> str:
+    """The longer description: where the pawns are, the walls shown, the last action."""
+    usernames = _usernames(view)
+    pawns = view.get("pawns") or {}
+    parts = [
+        f"{_seat_name(seat, usernames)} on {pawns[seat]}"
+        for seat in SEAT_ORDER
+        if isinstance(pawns.get(seat), str)
+    ]
+    text = "; ".join(parts) + "." if parts else "No pawns on the board."
+    text += f" {_plural(walls, 'wall')} shown."
+    last = _last_action(view)
+    if last is not None:
+        seat = last.get("seat")
+        who = _seat_name(seat, usernames) if seat in SEAT_COLOURS else "A player"
+        notation = last.get("notation")
+        kind = last.get("type")
+        if kind == "wall":
+            what = f"placed a wall at {notation}" if notation else "placed a wall"
+        elif kind == "jump":
+            what = f"jumped to {notation}"
+        else:
+            what = f"moved to {notation}"
+        text += f" Last action: {who} {what}."
+    return text
+
+
+def _triangle(seat: str, x: int, y: int) -> tuple[str, float, float]:
+    """The points of a pawn pointing to its goal, and where its letter goes (centroid)."""
+    p, c = PAWN_INSET, CELL
+    points: list[tuple[float, float]]
+    if seat == "north":  # walks south
+        points = [(x + p, y + p), (x + c - p, y + p), (x + c / 2, y + c - p)]
+    elif seat == "south":
+        points = [(x + p, y + c - p), (x + c - p, y + c - p), (x + c / 2, y + p)]
+    elif seat == "east":  # walks west
+        points = [(x + c - p, y + p), (x + c - p, y + c - p), (x + p, y + c / 2)]
+    else:
+        points = [(x + p, y + p), (x + p, y + c - p), (x + c - p, y + c / 2)]
+    cx = sum(px for px, _ in points) / 3
+    cy = sum(py for _, py in points) / 3
+    return " ".join(f"{_num(px)},{_num(py)}" for px, py in points), cx, cy
+
+
+def _letter(x: float, y: float, letter: str, size: int, fill: str, **extra: object) -> str:
+    return _element(
+        "text",
+        {
+            "x": _num(x),
+            "y": _num(y),
+            "font-size": size,
+            "font-weight": "bold",
+            "text-anchor": "middle",
+            "dominant-baseline": "central",
+            "fill": fill,
+            **extra,
+        },
+        letter,
+    )
+
+
+def _squares(layout: _Layout, last_square: tuple[int, int, str] | None) -> Iterable[str]:
+    for row in range(layout.size):
+        for col in range(layout.size):
+            highlighted = last_square is not None and last_square[:2] == (col, row)
+            yield _element(
+                "rect",
+                {
+                    "x": layout.x(col),
+                    "y": layout.y(row),
+                    "width": CELL,
+                    "height": CELL,
+                    "fill": LAST_FILL if highlighted else SQUARE,
+                },
+            )
+
+
+def _coordinates(layout: _Layout) -> Iterable[str]:
+    font = {"font-size": 13, "fill": COORDS, "text-anchor": "middle",
+            "dominant-baseline": "central"}
+    far = layout.board_height - MARGIN / 2
+    for col in range(layout.size):
+        letter = chr(ord("a") + col)
+        x = layout.x(col) + CELL / 2
+        for y in (MARGIN / 2, far):
+            yield _element("text", {"x": _num(x), "y": _num(y), **font}, letter)
+    for row in range(layout.size):
+        y = layout.y(row) + CELL / 2
+        for x in (MARGIN / 2, layout.width - MARGIN / 2):
+            yield _element("text", {"x": _num(x), "y": _num(y), **font}, str(row + 1))
+
+
+def _wall(layout: _Layout, item: dict[str, Any], last: bool) -> str | None:
+    place = _parse(item.get("wall"), layout.size, "wall")
+    if place is None:
+        return None
+    col, row, orientation = place
+    owner = item.get("owner")
+    owner = owner if owner in SEAT_COLOURS else None
+    if orientation == "h":  # on the groove north of (col, row) and (col + 1, row)
+        x, y, width, height = layout.x(col), layout.y(row) - GROOVE, 2 * CELL + GROOVE, GROOVE
+    else:  # on the groove east of (col, row) and (col, row + 1)
+        x, y, width, height = layout.x(col) + CELL, layout.y(row + 1), GROOVE, 2 * CELL + GROOVE
+    colour = SEAT_COLOURS[owner] if owner else NEUTRAL
+    parts = [
+        f'<g class="wall{" last" if last else ""}" data-wall="{escape(item["wall"])}"'
+        + (f' data-owner="{owner}"' if owner else "")
+        + (f' data-last="{escape(item["wall"])}"' if last else "")
+        + ">",
+        _element(
+            "rect",
+            {
+                "x": x,
+                "y": y,
+                "width": width,
+                "height": height,
+                "rx": 2,
+                "fill": colour,
+                "stroke": OUTLINE if last else None,
+                "stroke-width": 3 if last else None,
+            },
+        ),
+    ]
+    if owner:  # the owner's initial where the wall crosses the grooves
+        parts.append(_letter(x + width / 2, y + height / 2, SEAT_LETTERS[owner], 10, "#ffffff"))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _marker(layout: _Layout, item: dict[str, Any]) -> str | None:
+    place = _parse(item.get("marker"), layout.size, "marker")
+    owner = item.get("owner")
+    if place is None or owner not in SEAT_COLOURS:
+        return None
+    col, row, orientation = place
+    if orientation == "v":  # the edge east of (col, row)
+        x, y, width, height = layout.x(col) + CELL, layout.y(row), GROOVE, CELL
+    else:  # the edge north of (col, row)
+        x, y, width, height = layout.x(col), layout.y(row) - GROOVE, CELL, GROOVE
+    colour = SEAT_COLOURS[owner]
+    edge = {"x": x + 1, "y": y + 1, "width": width - 2, "height": height - 2, "fill": "none"}
+    # white under the dashes: they show on the grooves and over a wall of any colour
+    under = _element("rect", {**edge, "stroke": "#ffffff", "stroke-width": 2})
+    outline = _element(
+        "rect", {**edge, "stroke": colour, "stroke-width": 2, "stroke-dasharray": "4 3"}
+    )
+    letter = _letter(
+        x + width / 2, y + height / 2, SEAT_LETTERS[owner], 9, colour,
+        stroke="#ffffff", **{"stroke-width": 2.5, "paint-order": "stroke"},
+    )
+    return (
+        f'<g class="marker" data-marker="{escape(item["marker"])}" data-owner="{owner}">'
+        f"{under}{outline}{letter}</g>"
+    )
+
+
+def _pawn(layout: _Layout, seat: str, square: str, last: bool) -> str | None:
+    place = _parse(square, layout.size, "square")
+    if place is None or seat not in SEAT_COLOURS:
+        return None
+    col, row, _ = place
+    x, y = layout.x(col), layout.y(row)
+    points, cx, cy = _triangle(seat, x, y)
+    parts = [f'<g class="pawn" data-seat="{seat}" data-square="{escape(square)}">']
+    if last:
+        parts.append(
+            _element(
+                "rect",
+                {
+                    "class": "last",
+                    "data-last": square,
+                    "x": _num(x + 1.5),
+                    "y": _num(y + 1.5),
+                    "width": CELL - 3,
+                    "height": CELL - 3,
+                    "fill": "none",
+                    "stroke": OUTLINE,
+                    "stroke-width": 3,
+                },
+            )
+        )
+    parts.append(
+        _element(
+            "polygon",
+            {"points": points, "fill": SEAT_COLOURS[seat], "stroke": TEXT, "stroke-width": 1},
+        )
+    )
+    parts.append(_letter(cx, cy, SEAT_LETTERS[seat], 14, "#ffffff"))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _last_highlight(view: dict[str, Any], size: int) -> tuple[tuple[int, int, str] | None, str]:
+    """(the square of the last move or jump, or None; the notation of the last wall or "")."""
+    last = _last_action(view)
+    if last is None:
+        return None, ""
+    notation = last.get("notation")
+    if last.get("type") in ("move", "jump"):
+        return _parse(notation, size, "square"), ""
+    if last.get("type") == "wall" and isinstance(notation, str):
+        return None, notation
+    return None, ""
+
+
+def _caption(layout: _Layout, text: str) -> str:
+    attributes: dict[str, object] = {
+        "class": "caption",
+        "x": _num(layout.width / 2),
+        "y": _num(layout.board_height + CAPTION / 2),
+        "font-size": 14,
+        "fill": TEXT,
+        "text-anchor": "middle",
+        "dominant-baseline": "central",
+    }
+    room = layout.width - 2 * MARGIN
+    if len(text) * 14 * 0.55 > room:  # a long line is squeezed rather than cut
+        attributes["textLength"] = room
+        attributes["lengthAdjust"] = "spacingAndGlyphs"
+    return _element("text", attributes, text)
+
+
+def board_svg(view: dict[str, Any], *, caption: bool = True) -> str:
+    """The SVG picture of the game `view` (one document, ending with a newline).
+
+    `caption`: a line under the board saying whose turn it is (as the title does).
+    """
+    size = int(view.get("size") or 0)
+    if size < 2:
+        raise ValueError(f"a game view of board size {size!r}")
+    layout = _Layout(size, caption)
+    title = describe(view)
+    turn = view.get("turn")
+    frame_colour = SEAT_COLOURS.get(turn, IDLE_FRAME) if isinstance(turn, str) else IDLE_FRAME
+    last_square, last_wall = _last_highlight(view, size)
+
+    walls = [item for item in view.get("walls") or [] if isinstance(item, dict)]
+    drawn_walls = []
+    highlighted = None
+    for item in walls:
+        is_last = bool(last_wall) and item.get("wall") == last_wall and highlighted is None
+        drawn = _wall(layout, item, is_last)
+        if drawn is None:
+            continue
+        if is_last:
+            highlighted = drawn  # drawn after the others: its outline stays on top
+        else:
+            drawn_walls.append(drawn)
+    if highlighted is not None:
+        drawn_walls.append(highlighted)
+    markers = [
+        drawn
+        for item in view.get("markers") or []
+        if isinstance(item, dict) and (drawn := _marker(layout, item)) is not None
+    ]
+    pawns = view.get("pawns") or {}
+    drawn_pawns = [
+        drawn
+        for seat in SEAT_ORDER
+        if isinstance(pawns.get(seat), str)
+        and (
+            drawn := _pawn(
+                layout,
+                seat,
+                pawns[seat],
+                last_square is not None
+                and _parse(pawns[seat], size, "square") == last_square,
+            )
+        )
+        is not None
+    ]
+
+    root = {
+        "xmlns": "http://www.w3.org/2000/svg",
+        "viewBox": f"0 0 {layout.width} {layout.height}",
+        "width": layout.width,
+        "height": layout.height,
+        "style": "max-width:100%;height:auto",
+        "role": "img",
+        "aria-label": title,
+        "font-family": "sans-serif",
+        "class": "cq-board",
+        "data-game": view.get("id"),
+        "data-size": size,
+        "data-turn": turn if turn in SEAT_COLOURS else None,
+        "data-at": view.get("at"),
+    }
+    opening = _element("svg", root)[:-2] + ">"
+    frame_offset = MARGIN + FRAME / 2
+    body = [
+        opening,
+        _element("title", {}, title),
+        _element("desc", {}, _details(view, len(drawn_walls))),
+        _element(
+            "rect",
+            {
+                "class": "frame",
+                "data-turn": turn if turn in SEAT_COLOURS else None,
+                "x": _num(frame_offset),
+                "y": _num(frame_offset),
+                "width": layout.inner + FRAME,
+                "height": layout.inner + FRAME,
+                "fill": BOARD,
+                "stroke": frame_colour,
+                "stroke-width": FRAME,
+            },
+        ),
+        *_squares(layout, last_square),
+        *_coordinates(layout),
+        *drawn_walls,
+        *markers,
+        *drawn_pawns,
+    ]
+    if caption:
+        body.append(_caption(layout, title))
+    body.append("</svg>")
+    return "\n".join(body) + "\n"

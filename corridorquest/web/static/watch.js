@@ -1,0 +1,112 @@
+// Corridor Quest: the web pages' only script (no build step, nothing from outside).
+// The server renders everything (boards as SVG, panels as HTML, hidden information
+// already hidden); this script only asks for it again when a stream says something
+// changed, steps a finished game's replay, and refreshes the lobby and the TV.
+"use strict";
+
+function replaceWith(element, url, done) {
+  fetch(url, { credentials: "same-origin" })
+    .then((answer) => (answer.ok ? answer.text().then((text) => [answer, text]) : null))
+    .then((found) => {
+      if (found) {
+        element.innerHTML = found[1];
+        if (done) done(found[0]);
+      }
+    })
+    .catch(() => {});
+}
+
+// Follow a game's event stream; `changed()` runs (at most once at a time) after events.
+function follow(gameId, changed) {
+  const stream = new EventSource("/api/v1/games/" + gameId + "/events");
+  let busy = false;
+  let again = false;
+  const run = () => {
+    if (busy) { again = true; return; }
+    busy = true;
+    changed(() => {
+      busy = false;
+      if (again) { again = false; run(); }
+    });
+  };
+  for (const name of ["game", "message", "presence"]) {
+    stream.addEventListener(name, run);
+  }
+  return stream;
+}
+
+function gamePage(main) {
+  const gameId = main.dataset.game;
+  const live = document.getElementById("live");
+  if (main.dataset.live === "yes") {
+    let first = true;
+    const stream = follow(gameId, (done) => {
+      if (first) { first = false; done(); return; } // the page already shows the game
+      replaceWith(live, "/web/games/" + gameId + "/live", (answer) => {
+        const status = answer.headers.get("X-Game-Status");
+        if (status === "finished" || status === "cancelled") {
+          stream.close();
+          window.location.reload(); // the finished page has the replay control
+        }
+        done();
+      });
+    });
+  }
+  const replay = document.getElementById("replay");
+  if (replay) stepper(replay, gameId);
+}
+
+function stepper(replay, gameId) {
+  const last = Number(replay.dataset.actions);
+  const output = document.getElementById("step");
+  let at = last;
+  const show = (next) => {
+    at = Math.max(0, Math.min(last, next));
+    output.textContent = at + " / " + last;
+    replay.dataset.at = String(at);
+    replaceWith(document.getElementById("board"),
+      "/api/v1/games/" + gameId + "/board.svg?at=" + at);
+  };
+  const steps = { first: () => 0, prev: () => at - 1, next: () => at + 1, last: () => last };
+  replay.addEventListener("click", (event) => {
+    const step = event.target.closest("button");
+    if (step) show(steps[step.dataset.step]());
+  });
+  document.addEventListener("keydown", (event) => {
+    const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+    if (keys[event.key]) { event.preventDefault(); show(steps[keys[event.key]]()); }
+  });
+}
+
+function tvPage(main) {
+  for (const figure of main.querySelectorAll("figure[data-game]")) {
+    const gameId = figure.dataset.game;
+    let first = true;
+    follow(gameId, (done) => {
+      if (first) { first = false; done(); return; }
+      replaceWith(figure.querySelector(".board"),
+        "/api/v1/games/" + gameId + "/board.svg", done);
+    });
+  }
+  const pages = Number(main.dataset.pages);
+  const cycle = Number(main.dataset.cycle) * 1000;
+  // Next page after a while (and the first again after the last); one page: reload it
+  // now and then, so that new games show up.
+  setTimeout(() => {
+    const next = (Number(main.dataset.page) % pages) + 1;
+    window.location.replace("/tv?page=" + next);
+  }, pages > 1 ? cycle : cycle * 3);
+}
+
+function lobbyPage(main) {
+  setInterval(() => replaceWith(main, main.dataset.refresh), 5000);
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const game = document.getElementById("game");
+  if (game) gamePage(game);
+  const tv = document.getElementById("tv");
+  if (tv) tvPage(tv);
+  const lobby = document.getElementById("lobby");
+  if (lobby) lobbyPage(lobby);
+});

@@ -1,0 +1,69 @@
+"""Screenshots of the web pages for the docs (not a test): docs/images/web-*.png.
+
+    .venv/bin/python -m tests.web.screenshots
+
+Starts the real server, plays a few games through the API (a started 2-player game, a
+4-player game with walls, a finished game) and photographs the pages in chromium.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.api.mode_helpers import act, best_step, pick_wall, play_out, start
+from tests.support.server import running_server
+from tests.support.users import insert_user
+from tests.web.browser import browser_page
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
+
+
+def _moves(client: httpx.Client, match, count: int, walls: int = 0) -> None:  # type: ignore[no-untyped-def]
+    for i in range(count):
+        wall = pick_wall(match.mirror, frozenset()) if i < walls else None
+        if wall is not None:
+            act(client, match, "wall", wall)
+        else:
+            step = best_step(match.mirror)
+            act(client, match, "jump" if step.jump else "move", str(step.to))
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp, running_server(Path(tmp)) as server:
+        with httpx.Client(base_url=server.api, timeout=10) as client:
+            names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
+            tokens = {n: insert_user(server.database_url, n) for n in names}
+            two = start(client, {n: tokens[n] for n in ("alice", "bob")})
+            _moves(client, two, 7, walls=2)
+            four = start(client, {n: tokens[n] for n in ("carol", "dave", "erin", "frank")},
+                         players=4)
+            _moves(client, four, 10, walls=4)
+            done = start(client, {n: tokens[n] for n in ("grace", "heidi")})
+            play_out(client, done, walls_each=2)
+            client.post("/games", json={"players": 4}, headers={
+                "Authorization": f"Bearer {tokens['bob']}"})
+        with browser_page() as browser:
+            page = browser.new_page(viewport={"width": 1200, "height": 800})
+            for name, path in (("lobby", "/"), ("game", f"/games/{four.id}"),
+                               ("replay", f"/games/{done.id}")):
+                page.goto(server.base_url + path)
+                time.sleep(0.5)
+                page.screenshot(path=str(OUT / f"web-{name}.png"))
+            page = browser.new_page(viewport={"width": 1600, "height": 900})
+            page.goto(server.base_url + "/tv")
+            time.sleep(0.5)
+            page.screenshot(path=str(OUT / "web-tv.png"))
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto(server.base_url + f"/games/{two.id}")
+            time.sleep(0.5)
+            page.screenshot(path=str(OUT / "web-game-phone.png"), full_page=True)
+    print("wrote", ", ".join(sorted(p.name for p in OUT.glob("web-*.png"))))
+
+
+if __name__ == "__main__":
+    main()

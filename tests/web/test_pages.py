@@ -1,0 +1,173 @@
+"""The web pages in a real browser: Debian's chromium driven by playwright.
+
+The real server, games played through the API as players play them, and pages that must
+show each change without a reload; hidden information hidden in the DOM and in every
+response the page fetched.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.api.mode_helpers import Match, act, best_step, pick_wall, play_out, start
+from tests.support.games import started_game
+from tests.support.server import RunningServer
+from tests.web.browser import Browser, browser_page, chromium_missing
+
+pytestmark = pytest.mark.skipif(chromium_missing(), reason="needs /usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with browser_page() as found:
+        yield found
+
+
+def _step(client: httpx.Client, match: Match) -> str:
+    step = best_step(match.mirror)
+    act(client, match, "jump" if step.jump else "move", str(step.to))
+    return str(step.to)
+
+
+def _pawn(seat: str, square: str) -> str:
+    return f'svg [data-seat="{seat}"][data-square="{square}"]'
+
+
+def test_a_game_page_shows_each_move_without_a_reload(
+    server: RunningServer, client: httpx.Client, browser: Browser, tokens: Any
+) -> None:
+    match = start(client, tokens(("gina", "hugo")))
+    page = browser.new_page()
+    page.goto(f"{server.base_url}/games/{match.id}")
+    page.wait_for_selector("#board svg")
+    page.evaluate("window.notReloaded = true")
+    time.sleep(0.5)  # the page's stream is open
+    for _ in range(3):
+        seat = match.mirror.turn
+        assert seat is not None
+        square = _step(client, match)
+        page.wait_for_selector(_pawn(seat.value, square), timeout=2000)
+    assert page.evaluate("window.notReloaded") is True
+    assert "to move" in page.inner_text(".status")
+    page.close()
+
+
+def test_the_tv_shows_every_started_public_game_live(
+    server: RunningServer, client: httpx.Client, browser: Browser, tokens: Any
+) -> None:
+    first = start(client, tokens(("ivo", "jan")))
+    second = start(client, tokens(("kai", "lin")))
+    private = started_game(client, tokens(("mo", "ned")), private=True)
+    page = browser.new_page()
+    page.goto(f"{server.base_url}/tv")
+    shown = {int(f.get_attribute("data-game")) for f in page.query_selector_all("figure")}
+    assert {first.id, second.id} <= shown
+    assert private["id"] not in shown
+    time.sleep(0.5)
+    for match in (first, second):
+        seat = match.mirror.turn
+        assert seat is not None
+        square = _step(client, match)
+        figure = f'figure[data-game="{match.id}"] '
+        page.wait_for_selector(figure + _pawn(seat.value, square), timeout=2000)
+    page.close()
+
+
+def test_a_finished_games_replay_shows_the_board_at_each_step(
+    server: RunningServer, client: httpx.Client, browser: Browser, tokens: Any
+) -> None:
+    match = start(client, tokens(("ola", "pia")))
+    boards = []  # the true position before each action: pawns by seat
+
+    def remember(m: Match) -> None:
+        boards.append({s.value: str(sq) for s, sq in m.mirror.pawns.items()})
+
+    remember(match)
+    play_out(client, match, walls_each=1, after_each=remember)
+    total = len(boards) - 1
+    page = browser.new_page()
+    page.goto(f"{server.base_url}/games/{match.id}")
+    page.wait_for_selector("#replay")
+    for seat, square in boards[total].items():
+        assert page.query_selector(_pawn(seat, square)) is not None
+    page.keyboard.press("Home")
+    for seat, square in boards[0].items():
+        page.wait_for_selector(_pawn(seat, square), timeout=2000)
+    for step in (1, 2, 3):
+        page.keyboard.press("ArrowRight")
+        for seat, square in boards[step].items():
+            page.wait_for_selector(_pawn(seat, square), timeout=2000)
+    page.click('button[data-step="last"]')
+    for seat, square in boards[total].items():
+        page.wait_for_selector(_pawn(seat, square), timeout=2000)
+    assert page.inner_text("#step") == f"{total} / {total}"
+    page.close()
+
+
+def test_a_spectator_page_of_an_invisible_walls_game_never_holds_a_wall(
+    server: RunningServer, client: httpx.Client, browser: Browser, tokens: Any
+) -> None:
+    match = start(client, tokens(("quo", "ray")), invisible=True)
+    placed = []
+    wall = pick_wall(match.mirror, frozenset())
+    assert wall is not None
+    act(client, match, "wall", wall)
+    placed.append(wall)
+    page = browser.new_page()
+    bodies: list[str] = []
+    page.on("response", lambda answer: bodies.append(_text(answer)))
+    page.goto(f"{server.base_url}/games/{match.id}")
+    page.wait_for_selector("#board svg")
+    time.sleep(0.5)
+    wall = pick_wall(match.mirror, frozenset())  # a second wall while the page watches
+    assert wall is not None
+    act(client, match, "wall", wall)
+    placed.append(wall)
+    page.wait_for_function(
+        "document.querySelectorAll('.actions li').length >= 2", timeout=2000
+    )
+    dom = page.content()
+    assert page.query_selector("svg [data-wall]") is None
+    for notation in placed:
+        assert notation not in dom
+        assert not [b for b in bodies if notation in b], notation
+    page.close()
+
+
+def _text(answer: Any) -> str:
+    try:
+        return str(answer.text())
+    except Exception:  # an event stream still open, a redirect: nothing to read
+        return ""
+
+
+def test_a_private_game_is_404_and_not_in_the_lobby(
+    server: RunningServer, client: httpx.Client, browser: Browser, tokens: Any
+) -> None:
+    private = started_game(client, tokens(("sam", "tia")), private=True)
+    public = started_game(client, tokens(("uwe", "val")))
+    page = browser.new_page()
+    answer = page.goto(f"{server.base_url}/games/{private['id']}")
+    assert answer is not None and answer.status == 404
+    page.goto(f"{server.base_url}/")
+    links = {a.get_attribute("href") for a in page.query_selector_all("#lobby a")}
+    assert f"/games/{public['id']}" in links
+    assert f"/games/{private['id']}" not in links
+    page.close()
+
+
+def test_the_pages_fit_a_phone(
+    server: RunningServer, client: httpx.Client, browser: Browser, tokens: Any
+) -> None:
+    match = start(client, tokens(("wil", "xan")))
+    page = browser.new_page(viewport={"width": 375, "height": 740})
+    for path in ("/", f"/games/{match.id}", "/tv"):
+        page.goto(server.base_url + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, (path, width)
+    page.close()
