@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import Field
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, raw
 from sanic_ext import openapi
@@ -26,6 +27,10 @@ from corridorquest.web.board_svg import board_svg
 
 bp = Blueprint("boards", url_prefix="/games")
 
+
+class BoardQuery(PositionQuery):
+    caption: bool = Field(True, description="a line under the board saying whose turn it is")
+
 CONTENT_TYPE = "image/svg+xml; charset=utf-8"
 HEADERS = {
     # the caller's own view, which changes with every action
@@ -38,7 +43,7 @@ HEADERS = {
 
 async def _view(request: Request, user: CurrentUser, game_id: int) -> dict[str, Any]:
     """The game as `GET /games/{id}` (with its query) shows it to `user`."""
-    query = parse_query(request, PositionQuery)
+    query = parse_query(request, BoardQuery)
     now = await games.show_game(
         services(request), user, checked_id(game_id), query.invitation_code
     )
@@ -60,8 +65,9 @@ async def _view(request: Request, user: CurrentUser, game_id: int) -> dict[str, 
     errors=(404, 409, 422),
 )
 @openapi.response(200, {"image/svg+xml": str}, "the board: an SVG document")
-@query_parameters(PositionQuery)
+@query_parameters(BoardQuery)
 async def board(request: Request, game_id: int) -> HTTPResponse:
     user = await watcher(request)  # public games: anybody, when the server allows it
     view = await _view(request, user, game_id)
-    return raw(board_svg(view).encode(), content_type=CONTENT_TYPE, headers=HEADERS)
+    picture = board_svg(view, caption=parse_query(request, BoardQuery).caption)
+    return raw(picture.encode(), content_type=CONTENT_TYPE, headers=HEADERS)

@@ -121,8 +121,9 @@ async def _lobby_games(request: Request, user: CurrentUser) -> dict[str, list[di
             ctx, user, game_list.GameFilter(status=status, limit=LOBBY_SIZE)
         )
         found[status] = [g for g in listed if not g["private"]]
-    for game in found["finished"]:
-        game["scores"] = ""
+    for game in found["finished"]:  # with their scores (the game's own view has them)
+        view = await games.show_game(ctx, user, game["id"])
+        game["scores"] = ", ".join(f"{name} {score}" for name, score in view["scores"].items())
     return found
 
 
@@ -205,7 +206,7 @@ def _actions_html(view: dict[str, Any]) -> str:
         f'{escape(a["type"])} {escape(a.get("notation") or "(hidden)")}</li>'
         for a in reversed(view["last_actions"])
     ]
-    return f'<h2>Last actions</h2><ol class="actions">{"".join(items)}</ol>'
+    return f'<h2>Last actions</h2><ul class="actions">{"".join(items)}</ul>'
 
 
 def _messages_html(found: list[dict[str, Any]]) -> str:
@@ -308,7 +309,7 @@ async def tv(request: Request) -> HTTPResponse:
         )
         boards.append(
             f'<figure class="tv-board" data-game="{view["id"]}">'
-            f'<div class="board">{board_svg(view)}</div>'
+            f'<div class="board">{board_svg(view, caption=False)}</div>'
             f"<figcaption>{caption}</figcaption></figure>"
         )
     empty = '<p class="empty">No game is being played.</p>' if not boards else ""

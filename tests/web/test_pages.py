@@ -106,6 +106,10 @@ def test_a_finished_games_replay_shows_the_board_at_each_step(
     for seat, square in boards[total].items():
         page.wait_for_selector(_pawn(seat, square), timeout=2000)
     assert page.inner_text("#step") == f"{total} / {total}"
+    page.goto(f"{server.base_url}/")  # the lobby: the winner and the scores
+    entry = page.inner_text(f'#lobby li:has(a[href="/games/{match.id}"])')
+    assert "won by" in entry and all(name in entry for name in ("ola", "pia"))
+    assert any(char.isdigit() for char in entry.split("won by", 1)[1])
     page.close()
 
 

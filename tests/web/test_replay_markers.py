@@ -39,3 +39,15 @@ def test_replay_boards_of_a_finished_game_overlay_the_markers_as_at_the_end(
         assert _markers(board.text) == {"a5h"}
     anonymous = httpx.get(f"{server.api}/games/{match.id}/board.svg?at=1", timeout=10)
     assert anonymous.status_code == 200 and _markers(anonymous.text) == {"a5h"}
+
+
+def test_a_board_without_its_caption(
+    server: RunningServer, client: httpx.Client, tokens: Any
+) -> None:
+    match = start(client, tokens(("pat", "quy")))
+    url = f"/games/{match.id}/board.svg"
+    with_caption = client.get(url, headers=auth(match.by_seat["north"]))
+    without = client.get(url, params={"caption": "false"}, headers=auth(match.by_seat["north"]))
+    assert with_caption.status_code == without.status_code == 200
+    assert 'class="caption"' in with_caption.text and 'class="caption"' not in without.text
+    assert client.get(url, params={"caption": "maybe"}).status_code == 400

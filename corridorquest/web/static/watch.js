@@ -85,7 +85,7 @@ function tvPage(main) {
     follow(gameId, (done) => {
       if (first) { first = false; done(); return; }
       replaceWith(figure.querySelector(".board"),
-        "/api/v1/games/" + gameId + "/board.svg", done);
+        "/api/v1/games/" + gameId + "/board.svg?caption=false", done);
     });
   }
   const pages = Number(main.dataset.pages);
