@@ -28,6 +28,7 @@ from corridorquest.api.sessions import client_address
 from corridorquest.api.validation import check_text, parse_query
 from corridorquest.live import sse
 from corridorquest.live.hub import LiveHub, Stream
+from corridorquest.services.errors import Unprocessable
 from corridorquest.services.live_views import parse_cursor
 
 bp = Blueprint("streams", url_prefix="/")
@@ -51,35 +52,48 @@ def hub_of(request: Request) -> LiveHub:
     return hub
 
 
-async def _serve(request: Request, hub: LiveHub, stream: Stream, first: bytes) -> None:
+async def _serve(request: Request, hub: LiveHub, streams: list[Stream], first: bytes) -> None:
+    """Write the streams' updates out as they come (several: one game each, on one
+    response); end when the hub ends one of them or the client goes away."""
     response = await request.respond(headers=sse.HEADERS, content_type=sse.CONTENT_TYPE)
     transport = request.transport
-    stream.abort = transport.abort if transport is not None else None
+    signal = asyncio.Event()  # one for all: something queued, or a stream ended
+    for stream in streams:
+        stream.abort = transport.abort if transport is not None else None
+        stream.signal = signal
     keepalive = request.app.ctx.settings.stream_keepalive
+
+    async def write_queued() -> bool:
+        queued = b"".join(chunk for stream in streams for chunk in stream.queue)
+        for stream in streams:
+            stream.queue = []
+        if queued:
+            await response.send(queued)
+        return bool(queued)
+
     try:
         assert response is not None
         await response.send(sse.retry(RETRY_MS) + first)
-        while stream.queue:  # what came while the first chunk was on its way
-            queued, stream.queue = b"".join(stream.queue), []
-            await response.send(queued)
+        while await write_queued():  # what came while the first chunk was on its way
+            pass
         if _chunked(request):  # from now on the hub writes each update itself
-            stream.write_to(transport)
-        while not stream.closed:
+            for stream in streams:
+                stream.write_to(transport)
+        while not any(stream.closed for stream in streams):
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stream.signal.wait(), keepalive)
-            stream.signal.clear()
-            if stream.queue:  # not handed over (not chunked): write what came
-                queued, stream.queue = b"".join(stream.queue), []
-                await response.send(queued)
-            elif not stream.closed:
+                await asyncio.wait_for(signal.wait(), keepalive)
+            signal.clear()
+            if not await write_queued() and not any(s.closed for s in streams):
                 await response.send(sse.KEEPALIVE)  # also tells Sanic the response lives
-        if not stream.closed or not (transport is None or transport.is_closing()):
+        if transport is not None and not transport.is_closing():
             with contextlib.suppress(Exception):
                 await response.eof()
     except (RequestCancelled, ConnectionError, asyncio.CancelledError):
         pass  # the client went away, or was dropped for falling behind
     finally:
-        hub.close_stream(stream)
+        for stream in streams:
+            stream.end()
+            hub.close_stream(stream)
 
 
 def _chunked(request: Request) -> bool:
@@ -106,7 +120,54 @@ async def game_events(request: Request, game_id: int) -> Any:
     stream, first = await hub.open_game(
         user, checked_id(game_id), query.invitation_code, since, client_address(request)
     )
-    await _serve(request, hub, stream, first)
+    await _serve(request, hub, [stream], first)
+    return None
+
+
+MAX_GAMES = 16
+
+
+class ManyQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ids: str = Field(
+        ..., max_length=400, description=f"game ids, comma-separated (at most {MAX_GAMES})"
+    )
+
+
+@bp.get("/games/events")
+@documented(
+    "Follow several games on one stream (a page of boards; no resume)",
+    tag=TAG,
+    ok=(200, None),
+    errors=(404, 422, 429),
+)
+@query_parameters(ManyQuery)
+async def many_games_events(request: Request) -> Any:
+    user = await watcher(request)
+    query = parse_query(request, ManyQuery)
+    try:
+        ids = list(dict.fromkeys(int(part) for part in query.ids.split(",")))
+    except ValueError:
+        ids = []
+    if not 1 <= len(ids) <= MAX_GAMES:
+        raise Unprocessable(
+            "invalid_game_ids", f"ids: 1 to {MAX_GAMES} game ids separated by commas"
+        )
+    hub = hub_of(request)
+    streams: list[Stream] = []
+    chunks: list[bytes] = []
+    try:
+        for game_id in ids:
+            stream, chunk = await hub.open_game(
+                user, checked_id(game_id), None, None, client_address(request)
+            )
+            streams.append(stream)
+            chunks.append(chunk)
+    except BaseException:
+        for stream in streams:
+            hub.close_stream(stream)
+        raise
+    await _serve(request, hub, streams, b"".join(chunks))
     return None
 
 
@@ -121,5 +182,5 @@ async def user_events(request: Request) -> HTTPResponse | None:
     user = await require_user(request)
     hub = hub_of(request)
     stream, first = await hub.open_user(user)
-    await _serve(request, hub, stream, first)
+    await _serve(request, hub, [stream], first)
     return None

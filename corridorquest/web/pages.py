@@ -299,6 +299,10 @@ async def tv(request: Request) -> HTTPResponse:
         page = min(max(int(request.args.get("page", "1")), 1), pages)
     except ValueError:
         page = 1
+    try:  # ?cycle=SECONDS: how long a page stays (a projector may want it faster)
+        cycle = min(max(int(request.args.get("cycle", TV_CYCLE)), 3), 600)
+    except ValueError:
+        cycle = TV_CYCLE
     shown = public[(page - 1) * TV_PAGE : page * TV_PAGE]
     boards = []
     for summary in shown:
@@ -315,7 +319,7 @@ async def tv(request: Request) -> HTTPResponse:
     empty = '<p class="empty">No game is being played.</p>' if not boards else ""
     body = (
         f'<main id="tv" class="tv" data-page="{page}" data-pages="{pages}"'
-        f' data-cycle="{TV_CYCLE}">{"".join(boards)}{empty}</main>'
+        f' data-cycle="{cycle}">{"".join(boards)}{empty}</main>'
     )
     return html(_page("Corridor Quest TV", body, user, main_class="tv-body"))
 
@@ -396,6 +400,12 @@ async def logout(request: Request) -> HTTPResponse:
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 _TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 _ASSETS = {p.name: p for p in STATIC_DIR.iterdir() if p.is_file() and p.suffix in _TYPES}
+
+
+@bp.get("/favicon.ico")
+@openapi.exclude()
+async def favicon(request: Request) -> HTTPResponse:
+    return HTTPResponse(status=204)  # none: browsers ask on every page
 
 
 @bp.get("/web/static/<name:str>")

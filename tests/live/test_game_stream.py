@@ -268,3 +268,28 @@ def test_anybody_may_watch_a_public_game_without_a_login_but_no_private_one(
     refused = EventReader(_events_url(server, private["id"]), None).start()
     refused.close()
     assert refused.status == 404
+
+
+def test_several_games_on_one_stream(server: RunningServer, client: httpx.Client) -> None:
+    first = start(client, {n: insert_user(server.database_url, n) for n in ("mg1", "mg2")})
+    second = start(client, {n: insert_user(server.database_url, n) for n in ("mg3", "mg4")})
+    private = started_game(
+        client, {n: insert_user(server.database_url, n) for n in ("mg5", "mg6")}, private=True
+    )
+    url = f"{server.api}/games/events"
+    with EventReader(url, None, params={"ids": f"{first.id},{second.id}"}) as events:
+        shown = {events.next("game")["data"]["id"], events.next("game")["data"]["id"]}
+        assert shown == {first.id, second.id}
+        _step(client, second)
+        _step(client, first)
+        moved = [events.next("game")["data"]["id"], events.next("game")["data"]["id"]]
+        assert moved == [second.id, first.id]
+    for ids, status, reason in (
+        (f"{first.id},{private['id']}", 404, "game_not_found"),
+        (",", 422, "invalid_game_ids"),
+        ("1,x", 422, "invalid_game_ids"),
+        (",".join(str(i) for i in range(1, 18)), 422, "invalid_game_ids"),
+    ):
+        answer = httpx.get(url, params={"ids": ids}, timeout=5)
+        assert answer.status_code == status, (ids, answer.text)
+        assert answer.json()["reason"] == reason

@@ -78,6 +78,24 @@ def test_the_tv_shows_every_started_public_game_live(
     page.close()
 
 
+def test_the_tv_cycles_through_its_pages_when_the_games_do_not_fit(
+    server: RunningServer, client: httpx.Client, browser: Browser, tokens: Any
+) -> None:
+    for i in range(7):
+        started_game(client, tokens((f"tv{i}a", f"tv{i}b")))
+    page = browser.new_page()
+    page.goto(f"{server.base_url}/tv?cycle=3")
+    pages = int(page.get_attribute("#tv", "data-pages") or 0)
+    assert pages >= 2
+    first = {f.get_attribute("data-game") for f in page.query_selector_all("figure")}
+    assert len(first) == 6
+    page.wait_for_url(lambda url: "page=2" in url, timeout=6000)
+    page.wait_for_selector("figure")
+    second = {f.get_attribute("data-game") for f in page.query_selector_all("figure")}
+    assert second and not first & second
+    page.close()
+
+
 def test_a_finished_games_replay_shows_the_board_at_each_step(
     server: RunningServer, client: httpx.Client, browser: Browser, tokens: Any
 ) -> None:

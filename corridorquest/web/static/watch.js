@@ -79,13 +79,21 @@ function stepper(replay, gameId) {
 }
 
 function tvPage(main) {
+  // One stream for every board on the screen (a browser opens at most six connections
+  // to a server: one stream per board would leave none for the pictures).
+  const figures = {};
   for (const figure of main.querySelectorAll("figure[data-game]")) {
-    const gameId = figure.dataset.game;
-    let first = true;
-    follow(gameId, (done) => {
-      if (first) { first = false; done(); return; }
-      replaceWith(figure.querySelector(".board"),
-        "/api/v1/games/" + gameId + "/board.svg?caption=false", done);
+    figures[figure.dataset.game] = { figure: figure, seen: false };
+  }
+  const ids = Object.keys(figures);
+  if (ids.length) {
+    const stream = new EventSource("/api/v1/games/events?ids=" + ids.join(","));
+    stream.addEventListener("game", (event) => {
+      const found = figures[String(JSON.parse(event.data).id)];
+      if (!found) return;
+      if (!found.seen) { found.seen = true; return; } // the page already shows it
+      replaceWith(found.figure.querySelector(".board"),
+        "/api/v1/games/" + found.figure.dataset.game + "/board.svg?caption=false");
     });
   }
   const pages = Number(main.dataset.pages);
@@ -94,7 +102,7 @@ function tvPage(main) {
   // now and then, so that new games show up.
   setTimeout(() => {
     const next = (Number(main.dataset.page) % pages) + 1;
-    window.location.replace("/tv?page=" + next);
+    window.location.replace("/tv?page=" + next + "&cycle=" + main.dataset.cycle);
   }, pages > 1 ? cycle : cycle * 3);
 }
 
