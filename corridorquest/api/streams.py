@@ -129,8 +129,8 @@ MAX_GAMES = 16
 
 class ManyQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    ids: str = Field(
-        ..., max_length=400, description=f"game ids, comma-separated (at most {MAX_GAMES})"
+    ids: str | None = Field(
+        None, max_length=400, description=f"game ids, comma-separated (1 to {MAX_GAMES})"
     )
 
 
@@ -146,7 +146,7 @@ async def many_games_events(request: Request) -> Any:
     user = await watcher(request)
     query = parse_query(request, ManyQuery)
     try:
-        ids = list(dict.fromkeys(int(part) for part in query.ids.split(",")))
+        ids = list(dict.fromkeys(int(part) for part in (query.ids or "").split(",")))
     except ValueError:
         ids = []
     if not 1 <= len(ids) <= MAX_GAMES:

@@ -287,6 +287,7 @@ def test_several_games_on_one_stream(server: RunningServer, client: httpx.Client
     for ids, status, reason in (
         (f"{first.id},{private['id']}", 404, "game_not_found"),
         (",", 422, "invalid_game_ids"),
+        ("", 422, "invalid_game_ids"),
         ("1,x", 422, "invalid_game_ids"),
         (",".join(str(i) for i in range(1, 18)), 422, "invalid_game_ids"),
     ):

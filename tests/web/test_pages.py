@@ -68,6 +68,7 @@ def test_the_tv_shows_every_started_public_game_live(
     shown = {int(f.get_attribute("data-game")) for f in page.query_selector_all("figure")}
     assert {first.id, second.id} <= shown
     assert private["id"] not in shown
+    page.evaluate("window.notReloaded = true")
     time.sleep(0.5)
     for match in (first, second):
         seat = match.mirror.turn
@@ -75,6 +76,7 @@ def test_the_tv_shows_every_started_public_game_live(
         square = _step(client, match)
         figure = f'figure[data-game="{match.id}"] '
         page.wait_for_selector(figure + _pawn(seat.value, square), timeout=2000)
+    assert page.evaluate("window.notReloaded") is True
     page.close()
 
 
@@ -143,6 +145,9 @@ def test_a_spectator_page_of_an_invisible_walls_game_never_holds_a_wall(
     page = browser.new_page()
     bodies: list[str] = []
     page.on("response", lambda answer: bodies.append(_text(answer)))
+    # an event stream's response stays open (playwright cannot read it): record what the
+    # page's EventSource receives instead
+    page.add_init_script(RECORD_EVENTS)
     page.goto(f"{server.base_url}/games/{match.id}")
     page.wait_for_selector("#board svg")
     time.sleep(0.5)
@@ -155,10 +160,26 @@ def test_a_spectator_page_of_an_invisible_walls_game_never_holds_a_wall(
     )
     dom = page.content()
     assert page.query_selector("svg [data-wall]") is None
+    received = page.evaluate("window.receivedEvents")
+    assert any('"type":"wall"' in data for data in received)  # the stream was read
     for notation in placed:
         assert notation not in dom
         assert not [b for b in bodies if notation in b], notation
+        assert not [d for d in received if notation in d], notation
     page.close()
+
+
+RECORD_EVENTS = """
+window.receivedEvents = [];
+const Original = window.EventSource;
+window.EventSource = function (url, options) {
+  const source = new Original(url, options);
+  for (const name of ["game", "action", "message", "presence"]) {
+    source.addEventListener(name, (event) => window.receivedEvents.push(event.data));
+  }
+  return source;
+};
+"""
 
 
 def _text(answer: Any) -> str:
