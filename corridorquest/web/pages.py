@@ -30,6 +30,7 @@ from corridorquest.api.sessions import client_address
 from corridorquest.services import game_list, games, messages, sessions
 from corridorquest.services.auth import CurrentUser, authenticate
 from corridorquest.services.errors import NotFound, ServiceError, Unauthenticated
+from corridorquest.services.play import history
 from corridorquest.web.board_svg import board_svg
 
 bp = Blueprint("web", url_prefix="/")
@@ -250,7 +251,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
     except NotFound:
         return html(_page("Not found", '<main><p>No such game.</p></main>', user), status=404)
     live = view["status"] in ("waiting", "started")
-    actions = len(await games_history(request, user, game_id)) if not live else 0
+    actions = 0 if live else len(await history(services(request), user, game_id))
     body = (
         f'<main id="game" class="game" data-game="{game_id}" data-status="{view["status"]}"'
         f' data-live="{"yes" if live else "no"}"><h1>Game {game_id}</h1>'
@@ -258,12 +259,6 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
         + f'<div id="live">{await _live_html(request, user, view)}</div></main>'
     )
     return html(_page(f"Game {game_id} · Corridor Quest", body, user))
-
-
-async def games_history(request: Request, user: CurrentUser, game_id: int) -> list[Any]:
-    from corridorquest.services.play import history
-
-    return await history(services(request), user, game_id)
 
 
 @bp.get("/web/games/<game_id:int>/live")
