@@ -220,6 +220,18 @@ def test_server_pyz_unpacks_only_the_wheels_of_this_python_and_machine(
             name)
 
 
+def test_server_pyz_serves_the_web_pages_and_their_assets(pyz_server: PyzServer) -> None:
+    for path, kind in (
+        ("/", "text/html"),
+        ("/tv", "text/html"),
+        ("/web/static/watch.js", "text/javascript"),
+        ("/web/static/style.css", "text/css"),
+    ):
+        answer = httpx.get(pyz_server.url + path, timeout=10)
+        assert answer.status_code == 200, path
+        assert answer.headers["content-type"].startswith(kind), path
+
+
 def test_client_pyz_is_pure_python(built: Built) -> None:
     with zipfile.ZipFile(built.client) as archive:
         dists = json.loads(archive.read("PEX-INFO"))["distributions"]
