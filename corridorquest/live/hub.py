@@ -49,6 +49,7 @@ from corridorquest.services.trading import OfferMade, OfferWithdrawn
 log = logging.getLogger("corridorquest.live")
 
 USER_EVENTS = (ActionPlayed, GameStarted, GameFinished, GameCancelled, PlayersInvited)
+RETRY_LOOK = 1.0  # seconds before a look that failed is made again
 
 
 class Stream:
@@ -303,8 +304,11 @@ class LiveHub:
                     sent = await self.ctx.store.transaction(
                         self._work, game_id, streams, view_for, presence_too
                     )
-                except Exception:
-                    log.exception("live update of game %s failed", game_id)
+                except Exception as error:  # the database busy or away: look again soon
+                    log.warning("live update of game %s failed (%s); retrying", game_id, error)
+                    asyncio.get_running_loop().call_later(
+                        RETRY_LOOK, self._mark, game_id, view_for, presence_too
+                    )
                     continue
                 for members, chunk, cursor in sent:
                     for stream in members:
