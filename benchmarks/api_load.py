@@ -281,8 +281,11 @@ async def new_game(api: httpx.AsyncClient, players: tuple[Player, Player], size:
 # --- the load -------------------------------------------------------------------------
 
 
-def choose(state: GameState, rng: random.Random, wall_share: float) -> tuple[str, str]:
-    """A legal (type, notation) for the player to move."""
+def choose(
+    state: GameState, rng: random.Random, wall_share: float, keep_going: bool = False
+) -> tuple[str, str]:
+    """A legal (type, notation) for the player to move (`keep_going`: a step that does not
+    win the game when there is one, as live_load.py's watched games must last)."""
     seat = state.turn
     assert seat is not None
     if state.walls_left[seat] and rng.random() < wall_share:
@@ -292,9 +295,18 @@ def choose(state: GameState, rng: random.Random, wall_share: float) -> tuple[str
             if state.is_legal(wall):
                 state.play(wall)
                 return "wall", format_action(wall)
-    step = rng.choice(state.legal_steps())
+    steps = state.legal_steps()
+    if keep_going:
+        steps = [step for step in steps if not _wins(state, step)] or steps
+    step = rng.choice(steps)
     state.play(step)
     return ("jump" if step.jump else "move"), format_action(step)
+
+
+def _wins(state: GameState, step: Any) -> bool:
+    after = state.copy()
+    after.play(step)
+    return after.is_finished
 
 
 @dataclass

@@ -52,7 +52,7 @@ sys.path.insert(0, str(HERE))
 
 import api_load  # noqa: E402
 
-from corridorquest.engine import GameState, PlaceWall, Seat, Wall, format_action  # noqa: E402
+from corridorquest.engine import GameState, Seat  # noqa: E402
 
 GAME_EVENT = re.compile(rb"event: game\nid: (\d+)\.")
 REVISION = re.compile(rb'"revision":(\d+)')
@@ -62,22 +62,11 @@ REVISION = re.compile(rb'"revision":(\d+)')
 
 
 def start_server(work: Path, port: int, database_url: str) -> subprocess.Popen[bytes]:
-    work.mkdir(parents=True, exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CQ_")}
-    env.update(
-        HOST="127.0.0.1",
-        PORT=str(port),
-        DATA_DIR=str(work / "data"),
-        DATABASE_URL=database_url,
-        EMAIL_BACKEND="file",
-        MAIL_DIR=str(work / "mail"),
-        LOG_LEVEL="WARNING",
-        STREAMS_PER_USER="64",
-        PYTHONPATH=str(ROOT),
-    )
-    url = f"http://127.0.0.1:{port}/api/v1/server/info"
-    command = [sys.executable, "-m", "corridorquest", "serve"]
-    return api_load.start(command, env, work / f"server-{port}.log", url)
+    """api_load's server (its log in `work`/<port>) on `database_url`."""
+    home = work / str(port)
+    home.mkdir(parents=True, exist_ok=True)
+    extra = {"DATABASE_URL": database_url, "STREAMS_PER_USER": "64"}
+    return api_load.start_server(home, port, extra)
 
 
 def insert_users(database_url: str, prefix: str, count: int) -> list[tuple[str, str]]:
@@ -136,30 +125,6 @@ class Tally:
     moves: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
 
 
-def choose(state: GameState, rng: random.Random, wall_share: float) -> tuple[str, str]:
-    """A legal (type, notation) for the player to move that does not win the game."""
-    seat = state.turn
-    assert seat is not None
-    if state.walls_left[seat] and rng.random() < wall_share:
-        for _ in range(8):
-            wall = PlaceWall(Wall(rng.randrange(state.size - 1), rng.randrange(state.size - 1),
-                                  rng.choice(("h", "v"))))
-            if state.is_legal(wall):
-                state.play(wall)
-                return "wall", format_action(wall)
-    steps = state.legal_steps()
-    rng.shuffle(steps)
-    for step in steps:
-        after = state.copy()
-        after.play(step)
-        if not after.is_finished:
-            state.play(step)
-            return ("jump" if step.jump else "move"), format_action(step)
-    step = steps[0]  # only winning steps: the game ends (and is replaced)
-    state.play(step)
-    return ("jump" if step.jump else "move"), format_action(step)
-
-
 async def new_game(port: int, players: tuple[tuple[str, str], tuple[str, str]]) -> Game:
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}/api/v1", timeout=60) as api:
         first, second = ({"Authorization": f"Bearer {token}"} for _, token in players)
@@ -189,7 +154,7 @@ async def play(
         turn += 1
         game = games[index]
         token = game.tokens[game.state.turn]  # type: ignore[index]
-        kind, notation = choose(game.state, rng, wall_share)
+        kind, notation = api_load.choose(game.state, rng, wall_share, keep_going=True)
         body = json.dumps({"type": kind, "to": notation}).encode()
         sent = time.monotonic()
         status, answer = await sends[game.port](f"/api/v1/games/{game.id}/actions", body, token)

@@ -42,6 +42,7 @@ from corridorquest.services import live_views, presence
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import RateLimited
+from corridorquest.services.game_access import load_visible
 from corridorquest.services.live_views import CatchUp, Cursor
 from corridorquest.services.messages import AdminBroadcast, MessagePosted
 from corridorquest.services.trading import OfferMade, OfferWithdrawn
@@ -162,7 +163,7 @@ class LiveHub:
         """A stream of `game_id` and its first chunk (404 as `GET` would answer)."""
 
         def first() -> tuple[CatchUp, bool, bool]:
-            loaded = live_views.game_for(game_id, user, code)
+            loaded = load_visible(game_id, user, code)  # 404 as GET answers
             update = live_views.first_update(loaded, user.id, since)
             plain = live_views.plain_spectator(loaded, user)
             return update, plain, loaded.is_player(user.id)
@@ -230,9 +231,6 @@ class LiveHub:
             self._count[stream.counted_as] = left
         else:
             self._count.pop(stream.counted_as, None)
-
-    def streams(self) -> int:
-        return sum(self._count.values())
 
     # --- events -------------------------------------------------------------------------
 

@@ -35,7 +35,7 @@ from corridorquest.events import (
 from corridorquest.services import presence, view_cache
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound, Unprocessable
-from corridorquest.services.game_access import LoadedGame, can_see, load_game, not_found
+from corridorquest.services.game_access import LoadedGame, can_see, load_game
 from corridorquest.services.game_list import active_games
 from corridorquest.services.game_views import game_view, history_view, summary_view
 from corridorquest.services.messages import (
@@ -147,14 +147,6 @@ def game_for_streams(game_id: int) -> LoadedGame | None:
 def may_watch(loaded: LoadedGame, user: CurrentUser, invitation_code: str | None) -> bool:
     """Who may watch is who may `GET` the game: players, anyone for a public game."""
     return can_see(loaded, user, invitation_code)
-
-
-def game_for(game_id: int, user: CurrentUser, invitation_code: str | None) -> LoadedGame:
-    """The game a new stream watches; 404 as `GET /games/{id}` answers."""
-    loaded = game_for_streams(game_id)
-    if loaded is None or not may_watch(loaded, user, invitation_code):
-        raise not_found(game_id)
-    return loaded
 
 
 def plain_spectator(loaded: LoadedGame, user: CurrentUser) -> bool:
