@@ -85,7 +85,22 @@ def fresh_database(tmp_path: Path) -> Iterator[str]:
     try:
         yield _with_database(postgres, name)
     finally:
-        _postgres_admin(postgres, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _drop_database(postgres, name)
+
+
+def _drop_database(postgres: str, name: str) -> None:
+    """DROP ... WITH (FORCE) ends the sessions still on it, but not an autovacuum worker
+    that happens to be there (not ours to end): it finishes in a moment, try again."""
+    import psycopg2
+
+    for attempt in range(20):
+        try:
+            _postgres_admin(postgres, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            return
+        except psycopg2.errors.InsufficientPrivilege:
+            if attempt == 19:
+                raise
+            time.sleep(0.5)
 
 
 def server_env(tmp_path: Path, database_url: str, port: int, **settings: Any) -> dict[str, str]:
