@@ -42,6 +42,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -176,49 +177,67 @@ async def play(
 # --- spectators (a process of their own) --------------------------------------------------
 
 
+class _Watch(asyncio.Protocol):
+    """One spectator stream: notes when each `game` event arrives (a protocol, not a
+    task: the readers share the machine with the server, so they are kept cheap)."""
+
+    def __init__(self, game_id: int, request: bytes, received: list[tuple[int, int, float]],
+                 ready: asyncio.Future[None]) -> None:
+        self.game_id = game_id
+        self.request = request
+        self.received = received
+        self.ready = ready
+        self.head: bytes | None = b""  # None once the response's head is in
+        self.tail = b""
+
+    def connection_made(self, transport: Any) -> None:
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        now = time.monotonic()
+        if self.head is not None:
+            self.head += data
+            split = self.head.find(b"\r\n\r\n")
+            if split < 0:
+                return
+            status = self.head.split(b"\r\n", 1)[0]
+            data, self.head = self.head[split + 4 :], None
+            if b" 200 " not in status:
+                self.ready.set_exception(
+                    SystemExit(f"stream of game {self.game_id}: {status[:80]!r}"))
+                return
+            self.ready.set_result(None)
+        data = self.tail + data
+        end = data.rfind(b"\n\n")
+        if end < 0:
+            self.tail = data[-4096:]
+            return
+        for match in GAME_EVENT.finditer(data, 0, end):
+            self.received.append((self.game_id, int(match.group(1)), now))
+        self.tail = data[end + 2 :]
+
+
 async def spectate(port: int, streams: list[tuple[int, str]], out: Path) -> None:
     """Hold the streams open and note when each `game` event arrives, until stdin closes."""
     received: list[tuple[int, int, float]] = []
-    opened = 0
-    done = asyncio.Event()
-
-    async def watch(game_id: int, token: str) -> None:
-        nonlocal opened
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(
+    loop = asyncio.get_running_loop()
+    transports = []
+    for game_id, token in streams:
+        ready: asyncio.Future[None] = loop.create_future()
+        request = (
             f"GET /api/v1/games/{game_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             f"Authorization: Bearer {token}\r\nAccept: text/event-stream\r\n\r\n".encode()
         )
-        head = await reader.readuntil(b"\r\n\r\n")
-        if b" 200 " not in head.split(b"\r\n", 1)[0]:
-            raise SystemExit(f"stream of game {game_id}: {head[:80]!r}")
-        opened += 1
-        tail = b""
-        while not done.is_set():
-            chunk = await reader.read(65536)
-            if not chunk:
-                return
-            now = time.monotonic()
-            data = tail + chunk
-            end = data.rfind(b"\n\n")
-            if end < 0:
-                tail = data[-4096:]
-                continue
-            for match in GAME_EVENT.finditer(data, 0, end):
-                received.append((game_id, int(match.group(1)), now))
-            tail = data[end + 2 :]
-        writer.close()
-
-    tasks = [asyncio.create_task(watch(gid, token)) for gid, token in streams]
-    while opened < len(streams):
-        await asyncio.sleep(0.05)
+        transport, _ = await loop.create_connection(
+            lambda gid=game_id, r=request, f=ready: _Watch(gid, r, received, f),  # type: ignore[misc]
+            "127.0.0.1", port,
+        )
+        transports.append(transport)
+        await ready
     print("ready", flush=True)
-    loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.read)  # until the benchmark closes it
-    done.set()
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for transport in transports:
+        transport.close()
     out.write_text(json.dumps(received))
 
 
@@ -248,6 +267,19 @@ class Run:
     delivery: list[float]
     delivery_from_request: list[float]
     server_cpu: float
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of a server process and of its children (its stream writer process)."""
+    children = []
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            children.append(int(entry.parent.name))
+    return api_load.cpu_seconds(pid) + sum(api_load.cpu_seconds(c) for c in children)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -296,11 +328,18 @@ async def run(
         await asyncio.sleep(args.warmup)
         tally.measuring = True
         begin = time.monotonic()
-        cpu = sum(api_load.cpu_seconds(s.pid) for s in servers)
+        cpu = sum(tree_cpu_seconds(s.pid) for s in servers)
+        others = [api_load.cpu_seconds(os.getpid())]  # the load generator, the spectators
+        if spectator_process is not None:
+            others.append(api_load.cpu_seconds(spectator_process.pid))
         stop_at[0] = begin + args.seconds
         await runner
         elapsed = time.monotonic() - begin
-        server_cpu = (sum(api_load.cpu_seconds(s.pid) for s in servers) - cpu) / elapsed
+        server_cpu = (sum(tree_cpu_seconds(s.pid) for s in servers) - cpu) / elapsed
+        generator_cpu = (api_load.cpu_seconds(os.getpid()) - others[0]) / elapsed
+        spectators_cpu = 0.0
+        if spectator_process is not None:
+            spectators_cpu = (api_load.cpu_seconds(spectator_process.pid) - others[1]) / elapsed
         delivery: list[float] = []
         from_request: list[float] = []
         if spectator_process is not None:
@@ -323,6 +362,9 @@ async def run(
     print(f"{prefix}_move_p99_ms={quantile(tally.latencies, 0.99):.1f}")
     print(f"{prefix}_refused={tally.refused}")
     print(f"{prefix}_server_cpu_share={server_cpu:.2f}")
+    print(f"{prefix}_generator_cpu_share={generator_cpu:.2f}")
+    if streams:
+        print(f"{prefix}_spectators_cpu_share={spectators_cpu:.2f}")
     if streams:
         print(f"{prefix}_events_delivered={len(delivery)}")
         print(f"{prefix}_delivery_p50_ms={quantile(delivery, 0.5):.1f}")

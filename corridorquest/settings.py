@@ -288,6 +288,13 @@ class Settings(BaseModel):
         "operating system holds); a reader that falls this far behind is disconnected (its "
         "client reconnects and resumes).",
     )
+    stream_writer: Literal["process", "inline"] = Field(
+        "process",
+        description="process: a helper process, forked at start-up, writes the live "
+        "streams' updates to their connections, keeping those socket writes (one per "
+        "spectator per change) off the server's event loop; inline: the server writes them "
+        "itself, as it also does where the helper cannot run (not Linux) or if it dies.",
+    )
     scheduler_interval: Seconds = Field(
         60,
         description="How often the scheduler purges (cancelled games, expired codes, "

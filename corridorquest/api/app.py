@@ -41,6 +41,7 @@ from corridorquest.api import (
 from corridorquest.api.errors import install_error_handler
 from corridorquest.api.json_encoding import dumps
 from corridorquest.live import start_live
+from corridorquest.live.writer import WriterProcess
 from corridorquest.notify.worker import start_notifications
 from corridorquest.scheduler import start_scheduler
 from corridorquest.security.https_check import install_https_check
@@ -129,6 +130,9 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
 
     @app.before_server_start
     async def open_services(app: Sanic[Any, Any]) -> None:
+        # first: the helper is forked before any thread or database connection exists
+        writer = WriterProcess.start() if settings.stream_writer == "process" else None
+        app.ctx.stream_writer = writer
         ctx = ServiceContext.open(settings)
         app.ctx.notifier = start_notifications(ctx)  # before any write: it keeps events
         app.ctx.services = ctx
@@ -137,7 +141,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         )
         log.info("database ready: %s", _redacted(settings.database_url))
         app.ctx.scheduler = start_scheduler(ctx)
-        app.ctx.live = await start_live(ctx)  # streams; on PostgreSQL, the relay
+        app.ctx.live = await start_live(ctx, writer)  # streams; on PostgreSQL, the relay
         # What exists now (modules, routes, the OpenAPI spec) lives as long as the server:
         # out of the collector's sight, a full collection no longer walks it (pauses that
         # every request of that moment would wait for).
@@ -169,6 +173,9 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         ctx: ServiceContext | None = getattr(app.ctx, "services", None)
         if ctx is not None:
             await ctx.close()
+        writer = getattr(app.ctx, "stream_writer", None)
+        if writer is not None:
+            await writer.close()
 
     return app
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,6 +29,7 @@ from corridorquest.api.sessions import client_address
 from corridorquest.api.validation import check_text, parse_query
 from corridorquest.live import sse
 from corridorquest.live.hub import LiveHub, Stream
+from corridorquest.live.output import Out
 from corridorquest.services.errors import Unprocessable
 from corridorquest.services.live_views import parse_cursor
 
@@ -62,6 +64,7 @@ async def _serve(request: Request, hub: LiveHub, streams: list[Stream], first: b
         stream.abort = transport.abort if transport is not None else None
         stream.signal = signal
     keepalive = request.app.ctx.settings.stream_keepalive
+    out: Out | None = None
 
     async def write_queued() -> bool:
         queued = b"".join(chunk for stream in streams for chunk in stream.queue)
@@ -76,24 +79,40 @@ async def _serve(request: Request, hub: LiveHub, streams: list[Stream], first: b
         await response.send(sse.retry(RETRY_MS) + first)
         while await write_queued():  # what came while the first chunk was on its way
             pass
-        if _chunked(request):  # from now on the hub writes each update itself
-            for stream in streams:
-                stream.write_to(transport)
+        if _chunked(request):  # from now on the hub sends each update itself
+            out = hub.connect(transport, streams)
         while not any(stream.closed for stream in streams):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(signal.wait(), keepalive)
             signal.clear()
-            if not await write_queued() and not any(s.closed for s in streams):
-                await response.send(sse.KEEPALIVE)  # also tells Sanic the response lives
+            if await write_queued() or any(s.closed for s in streams):
+                continue
+            if out is None:
+                await response.send(sse.KEEPALIVE)
+            else:
+                out.put(sse.KEEPALIVE)
+                _written(request)
         if transport is not None and not transport.is_closing():
+            if out is not None:
+                await out.finish()  # what was handed over is out: the end goes after it
             with contextlib.suppress(Exception):
                 await response.eof()
     except (RequestCancelled, ConnectionError, asyncio.CancelledError):
         pass  # the client went away, or was dropped for falling behind
     finally:
+        if out is not None:
+            out.let_go()
         for stream in streams:
             stream.end()
             hub.close_stream(stream)
+
+
+def _written(request: Request) -> None:
+    """Tell Sanic the response is being written (it ends a response it has not written
+    to for RESPONSE_TIMEOUT; the hub writes this one past it)."""
+    protocol = getattr(request.stream, "protocol", None)
+    if protocol is not None and hasattr(protocol, "_time"):
+        protocol._time = time.monotonic()
 
 
 def _chunked(request: Request) -> bool:

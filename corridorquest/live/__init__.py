@@ -3,6 +3,8 @@
 - `hub.py`: this process's open streams and what each is sent (through services.live_views);
 - `relay.py`: PostgreSQL LISTEN/NOTIFY, so that a change made by one server process
   reaches the streams held by every other one;
+- `output.py`, `writer.py`: a stream's connection, written by the server or by the
+  stream writer process (`WriterProcess.start()`, before anything else at start-up);
 - `sse.py`: the wire format.
 
 `start_live(ctx)` starts them with the server; `LiveService.close()` ends every stream.
@@ -10,8 +12,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from corridorquest.live.hub import LiveHub
 from corridorquest.live.relay import Relay
+from corridorquest.live.writer import WriterProcess
 from corridorquest.services.context import ServiceContext
 
 
@@ -28,8 +33,10 @@ class LiveService:
             await self.relay.stop()
 
 
-async def start_live(ctx: ServiceContext) -> LiveService:
-    hub = LiveHub(ctx)
+async def start_live(ctx: ServiceContext, writer: WriterProcess | None = None) -> LiveService:
+    if writer is not None:
+        writer.attach(asyncio.get_running_loop())
+    hub = LiveHub(ctx, writer)
     relay = None
     if not ctx.store.is_sqlite:  # SQLite: one process, the bus carries everything
         relay = Relay(ctx, hub)

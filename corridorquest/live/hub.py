@@ -14,9 +14,11 @@ public game (not players, not system admins, nothing of their own in the game) a
 same cursor get one computed update, encoded once. A player's stream is computed for
 that player.
 
-Each update is written to the stream's connection at once (`Stream.put`); a reader whose
-connection holds more than STREAM_BUFFER KiB not yet sent is disconnected (its client
-resumes from its last event id). `close` ends every stream cleanly when the server stops.
+Each update goes to the stream's connection at once (`Stream.put`): the stream writer
+process writes it (corridorquest/live/writer.py), or the server itself with
+STREAM_WRITER=inline; a reader whose connection holds more than STREAM_BUFFER KiB not yet
+sent is disconnected (its client resumes from its last event id). `close` ends every
+stream cleanly when the server stops.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from corridorquest.events import (
     PlayersInvited,
 )
 from corridorquest.live import sse
+from corridorquest.live.output import InlineOut, Out
+from corridorquest.live.writer import WriterProcess
 from corridorquest.services import live_views, presence
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
@@ -56,15 +60,16 @@ RETRY_LOOK = 1.0  # seconds before a look that failed is made again
 class Stream:
     """One open stream: a game's (`game_id`) or a user's own (`game_id` None).
 
-    Until its handler has sent the first chunk, what the hub puts is queued; then the
-    handler hands over the connection (`write_to`) and each chunk is written to it at
-    once, in HTTP/1.1 chunked framing (one write per update: no task switch per stream).
-    A reader whose connection holds more than `limit` bytes not yet sent is dropped.
+    Until its handler has sent the first chunk, what the hub puts is queued (a reader
+    with more than `limit` bytes queued is dropped); then the handler hands over the
+    connection (`LiveHub.connect`) and each chunk goes to it at once (no task switch per
+    stream): written by the server itself or by the stream writer process
+    (corridorquest/live/output.py).
     """
 
     __slots__ = (
         "user", "game_id", "code", "queue", "cursor", "plain", "present", "closed", "abort",
-        "signal", "limit", "counted_as", "_transport",
+        "signal", "limit", "counted_as", "_out",
     )
 
     def __init__(
@@ -82,29 +87,23 @@ class Stream:
         self.abort: Callable[[], None] | None = None  # drops the connection
         self.signal = asyncio.Event()  # its handler has something to do (queued, or ended)
         self.limit = limit
-        self._transport: Any = None
+        self._out: Out | None = None
 
-    def write_to(self, transport: Any) -> None:
-        """The handler sent the response's head and first chunk: write to `transport`."""
-        self._transport = transport
+    def write_to(self, out: Out) -> None:
+        """The handler sent the response's head and first chunk: updates go to `out`."""
+        self._out = out
 
     def put(self, chunk: bytes) -> None:
         if self.closed:
             return
-        transport = self._transport
-        if transport is None:
+        out = self._out
+        if out is None:
             self.queue.append(chunk)
             self.signal.set()
             if sum(map(len, self.queue)) > self.limit:
                 self._drop()
             return
-        if transport.is_closing():
-            self.end()
-            return
-        if transport.get_write_buffer_size() > self.limit:
-            self._drop()
-            return
-        transport.write(b"%x\r\n%b\r\n" % (len(chunk), chunk))
+        out.put(chunk)
 
     def _drop(self) -> None:
         """A reader that does not keep up."""
@@ -123,9 +122,10 @@ class Stream:
 
 
 class LiveHub:
-    def __init__(self, ctx: ServiceContext) -> None:
+    def __init__(self, ctx: ServiceContext, writer: WriterProcess | None = None) -> None:
         self.ctx = ctx
         self.settings = ctx.settings
+        self.writer = writer  # None: the server writes the updates itself
         self._games: dict[int, set[Stream]] = {}
         self._users: dict[int, set[Stream]] = {}
         self._count: dict[Any, int] = {}  # user id (or watcher's address) -> open streams
@@ -199,6 +199,30 @@ class LiveHub:
         if presence.opened(None, user.id) and self.on_presence is not None:
             self.on_presence()
         return stream, sse.event("games", games)
+
+    def connect(self, transport: Any, streams: list[Stream]) -> Out:
+        """The streams' updates go to `transport` from now on (one response may carry
+        several games' streams); through the stream writer process when there is one."""
+
+        def dropped() -> None:  # the reader fell behind: disconnect it (it resumes)
+            log.info("live stream of %s dropped: it fell behind", streams[0].user.username)
+            for stream in streams:
+                stream.end()
+            transport.abort()
+
+        def gone() -> None:
+            for stream in streams:
+                stream.end()
+
+        limit = self.settings.stream_buffer * 1024
+        out: Out | None = None
+        if self.writer is not None:
+            out = self.writer.adopt(transport, limit, dropped, gone)
+        if out is None:
+            out = InlineOut(transport, limit, dropped, gone)
+        for stream in streams:
+            stream.write_to(out)
+        return out
 
     def close_stream(self, stream: Stream) -> None:
         """Its connection ended (whoever ended it)."""

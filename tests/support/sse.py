@@ -46,6 +46,7 @@ class EventReader:
         self._opened = threading.Event()
         self._stop = threading.Event()
         self.ended = threading.Event()
+        self.ended_cleanly = False  # the server ended the response properly (its last chunk)
         self._thread = threading.Thread(target=self._read, daemon=True)
 
     def __enter__(self) -> EventReader:
@@ -95,6 +96,7 @@ class EventReader:
                         elif name == "data":
                             fields["data"] = json.loads(value)
                             fields["received"] = time.monotonic()
+                    self.ended_cleanly = True
         except (httpx.HTTPError, OSError):
             pass
         finally:

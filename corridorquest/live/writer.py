@@ -1,0 +1,455 @@
+"""The stream writer: a helper process that writes the live streams' updates out.
+
+A spectator's update is one socket write, and on a TCP connection a write costs the
+kernel far more than the server spends deciding what to write (about 14 µs on
+loopback): a thousand spectators of a hundred busy games are over ten thousand writes a
+second, a good part of the event loop's only core (benchmarks/README.md, live_load).
+The server hands each stream's connection to this process once (the socket itself, by
+SCM_RIGHTS on a local socket pair) and from then on sends it one message per loop turn:
+each update once, with the streams it goes to. The helper writes them, in order for
+each connection, keeps what a slow reader's connection cannot take yet, and shuts the
+connection of a reader that falls more than its limit behind (telling the server, which
+ends the stream). Everything else about a stream (its response head, its first chunk,
+the end of the response) stays with the server; `ConnectionOut.finish` lets the server
+know that everything handed over is out before it writes the end.
+
+The helper is forked when the server starts, before any other thread or connection
+exists; it ignores Ctrl-C (the server ends the streams first, through it) and exits as
+soon as the server's end of the socket pair closes, so a server that stops or is
+killed takes it along. Where it cannot run (no fork, no SOCK_SEQPACKET: not Linux) or
+with STREAM_WRITER=inline, or should it die, the server writes the updates itself
+(`corridorquest.live.output.InlineOut`).
+
+Messages on the socket pair (SOCK_SEQPACKET keeps them apart and in order):
+
+    server -> helper   b"O" ident limit + the connection's socket   adopt a connection
+                       b"W" marshal([(bytes, [ident, ...]), ...])   write these
+                       b"E" ident seconds                           finish, then let go
+    helper -> server   b"E" ident                                   finished (or gone)
+                       b"D" ident                                   dropped: fell behind
+                       b"G" ident                                   its connection failed
+"""
+
+from __future__ import annotations
+
+import array
+import asyncio
+import contextlib
+import itertools
+import logging
+import marshal
+import os
+import select
+import signal
+import socket
+import struct
+import time
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger("corridorquest.live")
+
+MESSAGE = 64 * 1024  # the most one message carries (a bigger update goes in pieces)
+_ADOPT = struct.Struct("!QQ")
+_FINISH = struct.Struct("!Qd")
+_IDENT = struct.Struct("!Q")
+FINISH_WAIT = 5.0  # seconds a finishing stream's reader gets to take what is left
+
+
+def frame(chunk: bytes) -> bytes:
+    """One HTTP/1.1 chunk (the streams' responses are chunked)."""
+    return b"%x\r\n%b\r\n" % (len(chunk), chunk)
+
+
+# --- the server's side ----------------------------------------------------------------
+
+
+class WriterProcess:
+    """The server's end: hands connections over and sends them their updates."""
+
+    def __init__(self, sock: socket.socket, pid: int) -> None:
+        self._sock = sock
+        self.pid = pid
+        self._ids = itertools.count(1)
+        self._outs: dict[int, ConnectionOut] = {}
+        self._batch: dict[int, tuple[bytes, list[int]]] = {}  # id(chunk) -> (framed, idents)
+        self._scheduled = False
+        self._backlog: list[tuple[bytes, list[Any]]] = []  # messages the socket could not take
+        self.alive = True
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @classmethod
+    def start(cls) -> WriterProcess | None:
+        """Fork the helper (None where it cannot run: the server writes itself)."""
+        if not hasattr(os, "fork") or not hasattr(socket, "SOCK_SEQPACKET"):
+            return None
+        try:
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            pid = os.fork()
+        except OSError as error:
+            log.warning("stream writer not started (%s): the server writes the streams", error)
+            return None
+        if pid == 0:  # the helper
+            code = 1
+            try:
+                ours.close()
+                _helper(theirs)
+                code = 0
+            finally:
+                os._exit(code)
+        theirs.close()
+        ours.setblocking(False)
+        return cls(ours, pid)
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Listen to the helper's replies on `loop` (the server's)."""
+        self._loop = loop
+        loop.add_reader(self._sock.fileno(), self._on_reply)
+
+    def adopt(
+        self,
+        transport: Any,
+        limit: int,
+        dropped: Callable[[], None],
+        gone: Callable[[], None],
+    ) -> ConnectionOut | None:
+        """Hand `transport`'s connection over; None when the helper cannot take it."""
+        sock = transport.get_extra_info("socket")
+        if not self.alive or self._loop is None or sock is None:
+            return None
+        ident = next(self._ids)
+        fds = array.array("i", [sock.fileno()])
+        self._flush()  # what was put before goes first
+        self._send(
+            b"O" + _ADOPT.pack(ident, limit),
+            [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)],
+        )
+        out = ConnectionOut(self, ident, dropped, gone)
+        self._outs[ident] = out
+        return out
+
+    def put(self, ident: int, chunk: bytes) -> None:
+        """Write `chunk` to the connection (at the end of this loop turn, with the rest)."""
+        found = self._batch.get(id(chunk))
+        if found is None:
+            self._batch[id(chunk)] = (frame(chunk), [ident])
+        else:
+            found[1].append(ident)
+        if not self._scheduled and self._loop is not None:
+            self._scheduled = True
+            self._loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._scheduled = False
+        if not self._batch:
+            return
+        entries = list(self._batch.values())
+        self._batch.clear()
+        message: list[tuple[bytes, list[int]]] = []
+        size = 0
+        for data, idents in entries:
+            for start in range(0, len(data), MESSAGE):
+                piece = data[start : start + MESSAGE] if len(data) > MESSAGE else data
+                cost = len(piece) + 9 * len(idents) + 16
+                if message and size + cost > MESSAGE:
+                    self._send(b"W" + marshal.dumps(message))
+                    message, size = [], 0
+                message.append((piece, idents))
+                size += cost
+        if message:
+            self._send(b"W" + marshal.dumps(message))
+
+    def finish(self, ident: int) -> asyncio.Future[None]:
+        """Ask the helper to write out what it holds for `ident` and let it go."""
+        assert self._loop is not None
+        out = self._outs.get(ident)
+        done: asyncio.Future[None] = self._loop.create_future()
+        if out is None or not self.alive:
+            done.set_result(None)
+            return done
+        out.finished = done
+        self._flush()
+        self._send(b"E" + _FINISH.pack(ident, FINISH_WAIT))
+        return done
+
+    def _send(self, data: bytes, ancillary: list[Any] | None = None) -> None:
+        if not self.alive:
+            return
+        if self._backlog:
+            self._backlog.append((data, ancillary or []))
+            return
+        try:
+            self._sock.sendmsg([data], ancillary or [])
+        except BlockingIOError:  # the helper is behind: keep the order, send when it can
+            self._backlog.append((data, ancillary or []))
+            assert self._loop is not None
+            self._loop.add_writer(self._sock.fileno(), self._send_backlog)
+        except OSError as error:
+            self._lost(error)
+
+    def _send_backlog(self) -> None:
+        while self._backlog:
+            data, ancillary = self._backlog[0]
+            try:
+                self._sock.sendmsg([data], ancillary)
+            except BlockingIOError:
+                return
+            except OSError as error:
+                self._lost(error)
+                return
+            self._backlog.pop(0)
+        assert self._loop is not None
+        self._loop.remove_writer(self._sock.fileno())
+
+    def _on_reply(self) -> None:
+        while True:
+            try:
+                data = self._sock.recv(64)
+            except BlockingIOError:
+                return
+            except OSError as error:
+                self._lost(error)
+                return
+            if not data:
+                self._lost(None)
+                return
+            (ident,) = _IDENT.unpack_from(data, 1)
+            out = self._outs.pop(ident, None) if data[:1] == b"E" else self._outs.get(ident)
+            if out is None:
+                continue
+            if data[:1] == b"E":
+                if out.finished is not None and not out.finished.done():
+                    out.finished.set_result(None)
+            elif data[:1] == b"D":  # fell behind (the helper shut the connection)
+                self._outs.pop(ident, None)
+                out.dropped()
+            else:  # b"G": the connection failed (its reader went away)
+                self._outs.pop(ident, None)
+                out.gone()
+
+    def forget(self, ident: int) -> None:
+        """The connection ended on the server's side: the helper lets it go."""
+        if self._outs.pop(ident, None) is not None and self.alive:
+            self._flush()
+            self._send(b"E" + _FINISH.pack(ident, 0.0))
+
+    def _lost(self, error: OSError | None) -> None:
+        """The helper died: drop what it held (the clients resume); write inline now."""
+        if not self.alive:
+            return
+        self.alive = False
+        log.error("stream writer process gone (%s): its streams are dropped", error or "exited")
+        if self._loop is not None:
+            self._loop.remove_reader(self._sock.fileno())
+            if self._backlog:
+                self._loop.remove_writer(self._sock.fileno())
+        self._backlog.clear()
+        self._batch.clear()
+        outs, self._outs = list(self._outs.values()), {}
+        for out in outs:
+            if out.finished is not None and not out.finished.done():
+                out.finished.set_result(None)
+            out.dropped()
+        self._sock.close()
+
+    async def close(self) -> None:
+        """The server stops (its streams have ended): the helper exits; reap it."""
+        self._flush()
+        if self._loop is not None and self.alive:
+            self._loop.remove_reader(self._sock.fileno())
+            if self._backlog:
+                self._loop.remove_writer(self._sock.fileno())
+        self.alive = False
+        self._sock.close()
+        for _ in range(100):
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(self.pid, os.WNOHANG) == (0, 0):
+                    await asyncio.sleep(0.02)
+                    continue
+            return
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+
+
+class ConnectionOut:
+    """A connection the helper writes to (what `Stream.put` hands its updates)."""
+
+    __slots__ = ("writer", "ident", "dropped", "gone", "finished")
+
+    def __init__(
+        self,
+        writer: WriterProcess,
+        ident: int,
+        dropped: Callable[[], None],
+        gone: Callable[[], None],
+    ) -> None:
+        self.writer = writer
+        self.ident = ident
+        self.dropped = dropped  # the helper shut the connection: the reader fell behind
+        self.gone = gone  # the connection failed: the stream ends
+        self.finished: asyncio.Future[None] | None = None
+
+    def put(self, chunk: bytes) -> None:
+        self.writer.put(self.ident, chunk)
+
+    async def finish(self) -> None:
+        """Everything put so far is written (or given up): the end may follow."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.writer.finish(self.ident), FINISH_WAIT + 5.0)
+
+    def let_go(self) -> None:
+        self.writer.forget(self.ident)
+
+
+# --- the helper process ----------------------------------------------------------------
+
+
+class _Conn:
+    __slots__ = ("ident", "fd", "limit", "pending", "deadline")
+
+    def __init__(self, ident: int, fd: int, limit: int) -> None:
+        self.ident = ident
+        self.fd = fd
+        self.limit = limit
+        self.pending = bytearray()  # what the connection could not take yet
+        self.deadline: float | None = None  # finishing: let go when written or then
+
+
+def _helper(ctl: socket.socket) -> None:
+    """The helper's loop, until the server's end of `ctl` closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server ends the streams first
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # and then closes the socket pair
+    keep = ctl.fileno()
+    os.closerange(3, keep)  # nothing of the server's: its database, its listening socket
+    os.closerange(keep + 1, 1 << 16)
+    ctl.setblocking(False)
+    conns: dict[int, _Conn] = {}
+    by_fd: dict[int, _Conn] = {}
+    finishing: set[_Conn] = set()  # with a deadline
+    poller = select.poll()
+    poller.register(keep, select.POLLIN)
+    buffer = bytearray(2 * MESSAGE)
+    view = memoryview(buffer)
+    ancillary = socket.CMSG_SPACE(array.array("i").itemsize)
+
+    def reply(kind: bytes, conn: _Conn) -> None:
+        with contextlib.suppress(OSError):  # the server gone: the loop ends on its own
+            ctl.setblocking(True)
+            ctl.send(kind + _IDENT.pack(conn.ident))
+            ctl.setblocking(False)
+
+    def let_go(conn: _Conn, shut: bool) -> None:
+        conns.pop(conn.ident, None)
+        finishing.discard(conn)
+        by_fd.pop(conn.fd, None)
+        if conn.pending:
+            poller.unregister(conn.fd)
+        if shut:  # the connection itself ends (the server's own copy too)
+            with contextlib.suppress(OSError):
+                shutter = socket.socket(fileno=conn.fd)
+                shutter.shutdown(socket.SHUT_RDWR)
+                shutter.detach()
+        os.close(conn.fd)
+
+    def write(conn: _Conn, data: bytes | memoryview) -> None:
+        if conn.pending:
+            conn.pending += data
+            if len(conn.pending) > conn.limit:
+                let_go(conn, shut=True)
+                reply(b"D", conn)
+            return
+        try:
+            sent = os.write(conn.fd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:  # the reader went away
+            let_go(conn, shut=False)
+            reply(b"G", conn)
+            return
+        if sent < len(data):
+            conn.pending += data[sent:]
+            poller.register(conn.fd, select.POLLOUT)
+
+    def drain(conn: _Conn) -> None:
+        try:
+            sent = os.write(conn.fd, conn.pending)
+        except BlockingIOError:
+            return
+        except OSError:
+            conn.pending.clear()
+            poller.unregister(conn.fd)
+            let_go(conn, shut=False)
+            reply(b"E" if conn.deadline is not None else b"G", conn)
+            return
+        del conn.pending[:sent]
+        if not conn.pending:
+            poller.unregister(conn.fd)
+            if conn.deadline is not None:
+                let_go(conn, shut=False)
+                reply(b"E", conn)
+
+    def on_message(data: memoryview, fds: list[int]) -> None:
+        kind = data[:1].tobytes()
+        if kind == b"W":
+            for chunk, idents in marshal.loads(data[1:]):
+                for ident in idents:
+                    conn = conns.get(ident)
+                    if conn is not None:
+                        write(conn, chunk)
+        elif kind == b"O":
+            ident, limit = _ADOPT.unpack_from(data, 1)
+            if fds:
+                conn = _Conn(ident, fds[0], limit)
+                conns[ident] = by_fd[conn.fd] = conn
+        elif kind == b"E":
+            ident, seconds = _FINISH.unpack_from(data, 1)
+            conn = conns.get(ident)
+            if conn is None:
+                if seconds > 0:
+                    reply(b"E", _Conn(ident, -1, 0))
+            elif not conn.pending or seconds <= 0:
+                let_go(conn, shut=False)
+                if seconds > 0:
+                    reply(b"E", conn)
+            else:
+                conn.deadline = time.monotonic() + seconds
+                finishing.add(conn)
+
+    while True:
+        timeout = None
+        if finishing:
+            soonest = min(c.deadline for c in finishing if c.deadline is not None)
+            timeout = max(0.0, soonest - time.monotonic()) * 1000
+        for fd, events in poller.poll(timeout):
+            if fd == keep:
+                while True:
+                    try:
+                        size, anc, _flags, _address = ctl.recvmsg_into([buffer], ancillary)
+                    except BlockingIOError:
+                        break
+                    except OSError:
+                        return
+                    if size == 0:
+                        return  # the server closed its end (stopped, or died)
+                    fds: list[int] = []
+                    for level, kind, payload in anc:
+                        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                            fds.extend(array.array("i", payload[: len(payload) // 4 * 4]))
+                    on_message(view[:size], fds)
+                continue
+            conn = by_fd.get(fd)
+            if conn is None:
+                continue
+            if events & (select.POLLERR | select.POLLHUP | select.POLLNVAL):
+                conn.pending.clear()
+                poller.unregister(fd)
+                let_go(conn, shut=False)
+                reply(b"E" if conn.deadline is not None else b"G", conn)
+            else:
+                drain(conn)
+        if finishing:
+            now = time.monotonic()
+            for conn in [c for c in finishing if c.deadline is not None and c.deadline <= now]:
+                let_go(conn, shut=True)  # its reader did not take the rest in time
+                reply(b"E", conn)

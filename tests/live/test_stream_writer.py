@@ -1,0 +1,104 @@
+"""The stream writer process (corridorquest/live/writer.py): it writes the streams'
+updates for the server, lives and dies with it, and its loss costs only the streams it
+held (their clients resume; the server writes new ones itself)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.support.games import get_game, play, started_game
+from tests.support.server import running_server
+from tests.support.sse import EventReader
+from tests.support.users import insert_user
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _gone(pid: int, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _first_move(game: dict[str, object]) -> str:
+    return "e2" if game["turn"] == "south" else "e8"
+
+
+def test_the_writer_process_runs_beside_the_server_and_dies_with_it(tmp_path: Path) -> None:
+    with running_server(tmp_path, STREAM_KEEPALIVE="1") as server, httpx.Client(
+        base_url=server.api, timeout=10
+    ) as client:
+        tokens = {name: insert_user(server.database_url, name) for name in ("wen", "xia")}
+        game = started_game(client, tokens)
+        (helper,) = _children(server.process.pid)
+        with EventReader(f"{server.api}/games/{game['id']}/events", tokens["wen"]) as events:
+            events.next("game")
+            mover = tokens[game["turn_username"]]
+            assert play(client, mover, game["id"], "move", _first_move(game)).status_code == 201
+            assert events.next("action")["data"]["n"] == 1
+            os.kill(server.process.pid, signal.SIGKILL)  # no clean stop: the helper notices
+            assert _gone(helper, 5), "the writer process outlived a killed server"
+            assert events.ended.wait(5)
+
+
+def test_streams_of_a_lost_writer_end_and_new_streams_still_work(tmp_path: Path) -> None:
+    with running_server(tmp_path, STREAM_KEEPALIVE="1") as server, httpx.Client(
+        base_url=server.api, timeout=10
+    ) as client:
+        tokens = {name: insert_user(server.database_url, name) for name in ("yul", "zed")}
+        game = started_game(client, tokens)
+        gid = game["id"]
+        (helper,) = _children(server.process.pid)
+        with EventReader(f"{server.api}/games/{gid}/events", tokens["yul"]) as held:
+            held.next("game")
+            os.kill(helper, signal.SIGKILL)
+            assert held.ended.wait(5), "a stream the lost writer held stayed open"
+        assert "stream writer process gone" in server.log_text()
+        # the server writes the streams itself from now on
+        with EventReader(f"{server.api}/games/{gid}/events", tokens["zed"]) as again:
+            again.next("game")
+            mover = tokens[game["turn_username"]]
+            answer = play(client, mover, gid, "move", _first_move(game))
+            assert answer.status_code == 201
+            assert again.next("game")["data"]["revision"] == answer.json()["revision"]
+        assert get_game(client, tokens["zed"], gid)["revision"] == answer.json()["revision"]
+
+
+def test_a_stream_lives_past_sanics_response_timeout(tmp_path: Path) -> None:
+    # Sanic ends a response it has not written to for RESPONSE_TIMEOUT; the writer
+    # process writes the stream's keepalives, and the server tells Sanic so
+    with running_server(
+        tmp_path, STREAM_KEEPALIVE="1", SANIC_RESPONSE_TIMEOUT="2"
+    ) as server, httpx.Client(base_url=server.api, timeout=10) as client:
+        tokens = {name: insert_user(server.database_url, name) for name in ("ari", "bo")}
+        game = started_game(client, tokens)
+        with EventReader(f"{server.api}/games/{game['id']}/events", tokens["ari"]) as events:
+            events.next("game")
+            time.sleep(4.5)
+            assert not events.ended.is_set(), "the stream was cut at the response timeout"
+            assert events.comments >= 2
+            mover = tokens[game["turn_username"]]
+            assert play(client, mover, game["id"], "move", _first_move(game)).status_code == 201
+            assert events.next("action")["data"]["n"] == 1
