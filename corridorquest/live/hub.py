@@ -3,11 +3,11 @@
 Every change reaches the hub as an event of the bus (a write of this process, after its
 commit) or of the relay (a write of another process, on PostgreSQL). The hub does not
 trust an event to say what changed: it only marks the game for a look, and the look
-(`services.live_views.catch_up`, in one read transaction per game) works out from each
-stream's cursor what that stream has not had yet, as the API would show it to its
-reader. Events that arrive while a game is being looked at make one more look after it:
-a busy game is looked at once per turn of the loop at most, never once per event per
-stream.
+(`services.live_views.catch_up`) works out from each stream's cursor what that stream
+has not had yet, as the API would show it to its reader. The games marked in one turn of
+the event loop are looked at together, in one read transaction; events that arrive while
+a look runs make one more look after it: a busy game is looked at once per turn of the
+loop at most, never once per event per stream.
 
 Streams that would be sent the same thing share the work: the plain spectators of a
 public game (not players, not system admins, nothing of their own in the game) at the
@@ -130,7 +130,7 @@ class LiveHub:
         self._users: dict[int, set[Stream]] = {}
         self._count: dict[Any, int] = {}  # user id (or watcher's address) -> open streams
         self._dirty: dict[int, tuple[set[int], bool]] = {}  # game -> (view for, presence)
-        self._running: dict[int, asyncio.Task[None]] = {}
+        self._looker: asyncio.Task[None] | None = None  # looks at the marked games
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
         self.on_presence: Callable[[], None] | None = None  # the relay re-sends the list
@@ -310,39 +310,57 @@ class LiveHub:
             found[0].update(view_for)
             if presence_too and not found[1]:
                 self._dirty[game_id] = (found[0], True)
-        if game_id not in self._running:
-            task = asyncio.get_running_loop().create_task(self._look(game_id))
-            self._running[game_id] = task
+        if self._looker is None:
+            self._looker = asyncio.get_running_loop().create_task(self._look())
 
-    async def _look(self, game_id: int) -> None:
+    async def _look(self) -> None:
+        """Look at every marked game, in one read transaction per turn of the loop."""
         try:
-            while game_id in self._dirty and not self._closing:
+            while self._dirty and not self._closing:
                 await asyncio.sleep(0)  # let this turn's other changes join the look
-                view_for, presence_too = self._dirty.pop(game_id)
-                streams = [s for s in self._games.get(game_id, ()) if s.cursor is not None]
-                if not streams:
+                dirty, self._dirty = self._dirty, {}
+                work = []
+                for game_id, (view_for, presence_too) in dirty.items():
+                    streams = [s for s in self._games.get(game_id, ()) if s.cursor is not None]
+                    if streams:
+                        work.append((game_id, streams, view_for, presence_too))
+                if not work:
                     continue
                 try:
-                    sent = await self.ctx.store.transaction(
-                        self._work, game_id, streams, view_for, presence_too
-                    )
+                    looked = await self.ctx.store.transaction(self._work_all, work)
                 except Exception as error:  # the database busy or away: look again soon
-                    log.warning("live update of game %s failed (%s); retrying", game_id, error)
-                    asyncio.get_running_loop().call_later(
-                        RETRY_LOOK, self._mark, game_id, view_for, presence_too
-                    )
-                    continue
-                for members, chunk, cursor in sent:
-                    for stream in members:
-                        if chunk is None:  # gone, or no longer visible to the reader
-                            stream.end()
-                            continue
-                        if cursor is not None:
-                            stream.cursor = cursor
-                        if chunk:
-                            stream.put(chunk)
+                    log.warning("live update of %d games failed (%s); retrying", len(work), error)
+                    looked = [(item, None) for item in work]
+                for (game_id, _streams, view_for, presence_too), sent in looked:
+                    if sent is None:
+                        asyncio.get_running_loop().call_later(
+                            RETRY_LOOK, self._mark, game_id, view_for, presence_too
+                        )
+                        continue
+                    for members, chunk, cursor in sent:
+                        for stream in members:
+                            if chunk is None:  # gone, or no longer visible to the reader
+                                stream.end()
+                                continue
+                            if cursor is not None:
+                                stream.cursor = cursor
+                            if chunk:
+                                stream.put(chunk)
         finally:
-            self._running.pop(game_id, None)
+            self._looker = None
+
+    @classmethod
+    def _work_all(cls, work: list[tuple[int, list[Stream], set[int], bool]]) -> list[Any]:
+        """Inside a read transaction: `(item, groups)` for each game of `work`, the groups
+        None when its look failed (it is looked at again later)."""
+        looked: list[Any] = []
+        for item in work:
+            try:
+                looked.append((item, cls._work(*item)))
+            except Exception as error:
+                log.warning("live update of game %s failed (%s); retrying", item[0], error)
+                looked.append((item, None))
+        return looked
 
     @staticmethod
     def _work(
@@ -398,8 +416,9 @@ class LiveHub:
             for members in list(registry.values()):
                 for stream in list(members):
                     stream.end()
-        for task in [*self._running.values(), *self._tasks]:
+        tasks = [*self._tasks, *([self._looker] if self._looker is not None else [])]
+        for task in tasks:
             task.cancel()
-        for task in [*self._running.values(), *self._tasks]:
+        for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
