@@ -29,8 +29,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.games import play, started_game
 from tests.support.server import free_port, fresh_database, stop
-from tests.support.users import latest_code
+from tests.support.sse import EventReader
+from tests.support.users import insert_user, latest_code
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = getattr(sys, "_base_executable", sys.executable)
@@ -65,6 +67,8 @@ class PyzServer:
     url: str
     mail_dir: Path
     pex_root: Path
+    database_url: str
+    pid: int
 
 
 def clean_env(home: Path, **extra: str) -> dict[str, str]:
@@ -148,7 +152,13 @@ def pyz_server(built: Built) -> Iterator[PyzServer]:
         url = f"http://127.0.0.1:{port}"
         try:
             wait_until_up(url, process, log_path)
-            yield PyzServer(url=url, mail_dir=home / "mail", pex_root=Path(env["PEX_ROOT"]))
+            yield PyzServer(
+                url=url,
+                mail_dir=home / "mail",
+                pex_root=Path(env["PEX_ROOT"]),
+                database_url=database_url,
+                pid=process.pid,
+            )
         finally:
             stop(process)
 
@@ -230,6 +240,31 @@ def test_server_pyz_serves_the_web_pages_and_their_assets(pyz_server: PyzServer)
         answer = httpx.get(pyz_server.url + path, timeout=10)
         assert answer.status_code == 200, path
         assert answer.headers["content-type"].startswith(kind), path
+
+
+def test_server_pyz_streams_a_game_through_its_stream_writer_process(
+    pyz_server: PyzServer,
+) -> None:
+    # the writer is forked from inside the pex (Sanic's own multi-process mode is not)
+    helpers = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = stat.read_text().rsplit(")", 1)[1].split()[1]
+        except OSError:
+            continue  # ended meanwhile
+        if parent == str(pyz_server.pid):
+            helpers.append(int(stat.parent.name))
+    assert len(helpers) == 1, helpers
+    api = pyz_server.url + "/api/v1"
+    tokens = {name: insert_user(pyz_server.database_url, name) for name in ("pia", "quin")}
+    with httpx.Client(base_url=api, timeout=10) as client:
+        game = started_game(client, tokens)
+        with EventReader(f"{api}/games/{game['id']}/events", None) as events:
+            assert events.next("game")["data"]["id"] == game["id"]
+            square = "e2" if game["turn"] == "south" else "e8"
+            mover = tokens[game["turn_username"]]
+            assert play(client, mover, game["id"], "move", square).status_code == 201
+            assert events.next("action")["data"]["notation"] == square
 
 
 def test_client_pyz_is_pure_python(built: Built) -> None:
