@@ -204,8 +204,8 @@ class LiveHub:
         """The streams' updates go to `transport` from now on (one response may carry
         several games' streams); through the stream writer process when there is one."""
 
-        def dropped() -> None:  # the reader fell behind: disconnect it (it resumes)
-            log.info("live stream of %s dropped: it fell behind", streams[0].user.username)
+        def dropped(why: str) -> None:  # disconnect it (its client resumes)
+            log.info("live stream of %s dropped: %s", streams[0].user.username, why)
             for stream in streams:
                 stream.end()
             transport.abort()

@@ -26,7 +26,11 @@ class InlineOut:
     __slots__ = ("transport", "limit", "dropped", "gone")
 
     def __init__(
-        self, transport: Any, limit: int, dropped: Callable[[], None], gone: Callable[[], None]
+        self,
+        transport: Any,
+        limit: int,
+        dropped: Callable[[str], None],
+        gone: Callable[[], None],
     ) -> None:
         self.transport = transport
         self.limit = limit
@@ -38,7 +42,7 @@ class InlineOut:
         if transport.is_closing():
             self.gone()
         elif transport.get_write_buffer_size() > self.limit:
-            self.dropped()
+            self.dropped("it fell behind")
         else:
             transport.write(frame(chunk))
 

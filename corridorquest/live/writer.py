@@ -54,6 +54,7 @@ _ADOPT = struct.Struct("!QQ")
 _FINISH = struct.Struct("!Qd")
 _IDENT = struct.Struct("!Q")
 FINISH_WAIT = 5.0  # seconds a finishing stream's reader gets to take what is left
+BACKLOG_LIMIT = 64 * 1024 * 1024  # bytes for a helper that stopped reading: then it is lost
 
 
 def frame(chunk: bytes) -> bytes:
@@ -72,9 +73,11 @@ class WriterProcess:
         self.pid = pid
         self._ids = itertools.count(1)
         self._outs: dict[int, ConnectionOut] = {}
-        self._batch: dict[int, tuple[bytes, list[int]]] = {}  # id(chunk) -> (framed, idents)
+        # id(chunk) -> (chunk, framed, idents); holding the chunk keeps its id its own
+        self._batch: dict[int, tuple[bytes, bytes, list[int]]] = {}
         self._scheduled = False
-        self._backlog: list[tuple[bytes, list[Any]]] = []  # messages the socket could not take
+        self._backlog: list[bytes] = []  # messages the socket could not take yet
+        self._backlog_size = 0
         self.alive = True
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -110,20 +113,25 @@ class WriterProcess:
         self,
         transport: Any,
         limit: int,
-        dropped: Callable[[], None],
+        dropped: Callable[[str], None],
         gone: Callable[[], None],
     ) -> ConnectionOut | None:
         """Hand `transport`'s connection over; None when the helper cannot take it."""
         sock = transport.get_extra_info("socket")
-        if not self.alive or self._loop is None or sock is None:
+        if not self.alive or self._loop is None or sock is None or transport.is_closing():
             return None
+        self._flush()  # what was put before goes first
+        if self._backlog:  # the helper is behind: a socket is passed now or not at all
+            return None  # (a number kept for later could name another connection by then)
         ident = next(self._ids)
         fds = array.array("i", [sock.fileno()])
-        self._flush()  # what was put before goes first
-        self._send(
-            b"O" + _ADOPT.pack(ident, limit),
-            [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)],
-        )
+        try:
+            self._sock.sendmsg(
+                [b"O" + _ADOPT.pack(ident, limit)],
+                [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)],
+            )
+        except OSError:  # full, or the connection's socket already closed: write inline
+            return None
         out = ConnectionOut(self, ident, dropped, gone)
         self._outs[ident] = out
         return out
@@ -132,9 +140,9 @@ class WriterProcess:
         """Write `chunk` to the connection (at the end of this loop turn, with the rest)."""
         found = self._batch.get(id(chunk))
         if found is None:
-            self._batch[id(chunk)] = (frame(chunk), [ident])
+            self._batch[id(chunk)] = (chunk, frame(chunk), [ident])
         else:
-            found[1].append(ident)
+            found[2].append(ident)
         if not self._scheduled and self._loop is not None:
             self._scheduled = True
             self._loop.call_soon(self._flush)
@@ -147,7 +155,7 @@ class WriterProcess:
         self._batch.clear()
         message: list[tuple[bytes, list[int]]] = []
         size = 0
-        for data, idents in entries:
+        for _chunk, data, idents in entries:
             for start in range(0, len(data), MESSAGE):
                 piece = data[start : start + MESSAGE] if len(data) > MESSAGE else data
                 cost = len(piece) + 9 * len(idents) + 16
@@ -172,16 +180,20 @@ class WriterProcess:
         self._send(b"E" + _FINISH.pack(ident, FINISH_WAIT))
         return done
 
-    def _send(self, data: bytes, ancillary: list[Any] | None = None) -> None:
+    def _send(self, data: bytes) -> None:
         if not self.alive:
             return
         if self._backlog:
-            self._backlog.append((data, ancillary or []))
+            self._backlog.append(data)
+            self._backlog_size += len(data)
+            if self._backlog_size > BACKLOG_LIMIT:
+                self._lost(None, "stopped reading")
             return
         try:
-            self._sock.sendmsg([data], ancillary or [])
+            self._sock.send(data)
         except BlockingIOError:  # the helper is behind: keep the order, send when it can
-            self._backlog.append((data, ancillary or []))
+            self._backlog.append(data)
+            self._backlog_size = len(data)
             assert self._loop is not None
             self._loop.add_writer(self._sock.fileno(), self._send_backlog)
         except OSError as error:
@@ -189,15 +201,14 @@ class WriterProcess:
 
     def _send_backlog(self) -> None:
         while self._backlog:
-            data, ancillary = self._backlog[0]
             try:
-                self._sock.sendmsg([data], ancillary)
+                self._sock.send(self._backlog[0])
             except BlockingIOError:
                 return
             except OSError as error:
                 self._lost(error)
                 return
-            self._backlog.pop(0)
+            self._backlog_size -= len(self._backlog.pop(0))
         assert self._loop is not None
         self._loop.remove_writer(self._sock.fileno())
 
@@ -222,7 +233,7 @@ class WriterProcess:
                     out.finished.set_result(None)
             elif data[:1] == b"D":  # fell behind (the helper shut the connection)
                 self._outs.pop(ident, None)
-                out.dropped()
+                out.dropped("it fell behind")
             else:  # b"G": the connection failed (its reader went away)
                 self._outs.pop(ident, None)
                 out.gone()
@@ -233,23 +244,27 @@ class WriterProcess:
             self._flush()
             self._send(b"E" + _FINISH.pack(ident, 0.0))
 
-    def _lost(self, error: OSError | None) -> None:
-        """The helper died: drop what it held (the clients resume); write inline now."""
+    def _lost(self, error: OSError | None, why: str = "exited") -> None:
+        """The helper died or stopped reading: drop what it held (the clients resume);
+        the server writes the streams itself from now on."""
         if not self.alive:
             return
         self.alive = False
-        log.error("stream writer process gone (%s): its streams are dropped", error or "exited")
+        log.error("stream writer process gone (%s): its streams are dropped", error or why)
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)  # and the connections it holds with it
         if self._loop is not None:
             self._loop.remove_reader(self._sock.fileno())
             if self._backlog:
                 self._loop.remove_writer(self._sock.fileno())
         self._backlog.clear()
+        self._backlog_size = 0
         self._batch.clear()
         outs, self._outs = list(self._outs.values()), {}
         for out in outs:
             if out.finished is not None and not out.finished.done():
                 out.finished.set_result(None)
-            out.dropped()
+            out.dropped("the stream writer process is gone")
         self._sock.close()
 
     async def close(self) -> None:
@@ -281,7 +296,7 @@ class ConnectionOut:
         self,
         writer: WriterProcess,
         ident: int,
-        dropped: Callable[[], None],
+        dropped: Callable[[str], None],
         gone: Callable[[], None],
     ) -> None:
         self.writer = writer

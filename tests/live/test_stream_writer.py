@@ -14,7 +14,7 @@ import httpx
 from tests.support.games import get_game, play, started_game
 from tests.support.server import running_server
 from tests.support.sse import EventReader
-from tests.support.users import insert_user
+from tests.support.users import auth, insert_user
 
 
 def _children(pid: int) -> list[int]:
@@ -102,3 +102,39 @@ def test_a_stream_lives_past_sanics_response_timeout(tmp_path: Path) -> None:
             mover = tokens[game["turn_username"]]
             assert play(client, mover, game["id"], "move", _first_move(game)).status_code == 201
             assert events.next("action")["data"]["n"] == 1
+
+
+def test_a_stalled_writer_holds_its_streams_updates_and_new_streams_go_inline(
+    tmp_path: Path,
+) -> None:
+    with running_server(tmp_path, STREAM_KEEPALIVE="1") as server, httpx.Client(
+        base_url=server.api, timeout=10
+    ) as client:
+        tokens = {name: insert_user(server.database_url, name) for name in ("cy", "dee")}
+        game = started_game(client, tokens, invisible=True)  # (markers are for those)
+        gid = game["id"]
+        (helper,) = _children(server.process.pid)
+        with EventReader(f"{server.api}/games/{gid}/events", tokens["cy"]) as held:
+            held.next("game")
+            os.kill(helper, signal.SIGSTOP)
+            try:
+                # each marker change sends cy's stream its view again: far more than the
+                # socket to the stopped writer takes, so the server keeps the rest in order
+                for _ in range(600):
+                    made = client.post(
+                        f"/games/{gid}/markers", json={"marker": "d4h"}, headers=auth(tokens["cy"])
+                    )
+                    assert made.status_code in (200, 201), made.text
+                    client.delete(f"/games/{gid}/markers/d4h", headers=auth(tokens["cy"]))
+                # a stream opened meanwhile is not handed to the stalled writer
+                with EventReader(f"{server.api}/games/{gid}/events", tokens["dee"]) as fresh:
+                    fresh.next("game")
+                    mover = tokens[game["turn_username"]]
+                    answer = play(client, mover, gid, "move", _first_move(game))
+                    assert answer.status_code == 201
+                    assert fresh.next("action")["data"]["n"] == 1
+            finally:
+                os.kill(helper, signal.SIGCONT)
+            # the held stream gets everything it was owed, in order, then the move
+            assert held.next("action", timeout=20)["data"]["n"] == 1
+        assert "stream writer process gone" not in server.log_text()
