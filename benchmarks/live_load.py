@@ -2,7 +2,7 @@
 """Live streams under load: moves per second with spectators watching, and event delivery.
 
     .venv/bin/python benchmarks/live_load.py [--seconds 20] [--clients 64] [--spectators 1000]
-        [--watched 100] [--postgres URL]
+        [--watched 100] [--rounds 1] [--postgres URL]
 
 SQLite, one server process (the default), two runs on fresh servers:
 1. `quiet`: --clients clients play; each owns two 2-player games and alternates between
@@ -10,6 +10,8 @@ SQLite, one server process (the default), two runs on fresh servers:
    api_load.py, and avoid winning (a finished game would leave its spectators idle).
 2. `watched`: the same, while --spectators server-sent-event streams (spectator users,
    in a process of their own) watch --watched of the games.
+With --rounds N the two runs alternate N times each (quiet, watched, quiet, ...), so that
+a machine whose speed drifts weighs on both alike; the means and the median ratio follow.
 It prints the moves per second of both and their ratio, and the delivery of the `game`
 event of each accepted move of a watched game to each of its streams: from the moment the
 move's 201 answer reached its client (`delivery_ms`, an event that came first counts 0)
@@ -34,6 +36,7 @@ import json
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -378,13 +381,24 @@ async def benchmark(args: argparse.Namespace, work: Path) -> None:
         print(f"{name}={getattr(args, name)}")
     print(f"cpus={os.cpu_count()}")
     print(f"load_average_1min_before={os.getloadavg()[0]:.2f}")
-    if not args.skip_quiet:
-        quiet = await run(args, work, f"sqlite:///{work / 'quiet.db'}", 1, 0, "sqlite_quiet")
-    watched = await run(
-        args, work, f"sqlite:///{work / 'watched.db'}", 1, args.spectators, "sqlite_watched"
-    )
-    if not args.skip_quiet:
-        print(f"sqlite_ratio_watched_to_quiet={watched.rate / quiet.rate:.3f}")
+    quiet_rates: list[float] = []
+    watched_rates: list[float] = []
+    for round_ in range(args.rounds):  # quiet, watched, quiet, watched...: drift hits both
+        name = "" if args.rounds == 1 else f"_{round_ + 1}"
+        if not args.skip_quiet:
+            db = f"sqlite:///{work / f'quiet{name}.db'}"
+            quiet_rates.append((await run(args, work, db, 1, 0, f"sqlite_quiet{name}")).rate)
+        db = f"sqlite:///{work / f'watched{name}.db'}"
+        watched = await run(args, work, db, 1, args.spectators, f"sqlite_watched{name}")
+        watched_rates.append(watched.rate)
+        if not args.skip_quiet:
+            print(f"sqlite_ratio_watched_to_quiet{name}={watched.rate / quiet_rates[-1]:.3f}")
+    if args.rounds > 1 and not args.skip_quiet:
+        ratios = [w / q for w, q in zip(watched_rates, quiet_rates, strict=True)]
+        print(f"sqlite_quiet_moves_per_s_mean={sum(quiet_rates) / len(quiet_rates):.0f}")
+        print(f"sqlite_watched_moves_per_s_mean={sum(watched_rates) / len(watched_rates):.0f}")
+        print(f"sqlite_ratio_of_means={sum(watched_rates) / sum(quiet_rates):.3f}")
+        print(f"sqlite_ratio_median={statistics.median(ratios):.3f}")
     if args.postgres:
         os.environ["CQ_TEST_DATABASE_URL"] = args.postgres
         from tests.support.server import fresh_database
@@ -411,6 +425,8 @@ def main() -> None:
     parser.add_argument("--watched", type=int, default=100, help="games the spectators watch")
     parser.add_argument("--wall-share", type=float, default=0.15, help="share of wall turns")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="quiet and watched runs, alternating, this many times each")
     parser.add_argument("--skip-quiet", action="store_true",
                         help="only the run with spectators (to profile the server)")
     parser.add_argument("--postgres", default=os.environ.get("CQ_TEST_DATABASE_URL"),
