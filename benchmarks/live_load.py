@@ -57,6 +57,7 @@ sys.path.insert(0, str(HERE))
 import api_load  # noqa: E402
 
 from corridorquest.engine import GameState, Seat  # noqa: E402
+from tests.support.processes import children  # noqa: E402
 
 GAME_EVENT = re.compile(rb"event: game\nid: (\d+)\.")
 REVISION = re.compile(rb'"revision":(\d+)')
@@ -274,15 +275,7 @@ class Run:
 
 def tree_cpu_seconds(pid: int) -> float:
     """CPU time of a server process and of its children (its stream writer process)."""
-    children = []
-    for entry in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = entry.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            children.append(int(entry.parent.name))
-    return api_load.cpu_seconds(pid) + sum(api_load.cpu_seconds(c) for c in children)
+    return api_load.cpu_seconds(pid) + sum(api_load.cpu_seconds(c) for c in children(pid))
 
 
 def quantile(values: list[float], q: float) -> float:

@@ -30,6 +30,7 @@ import httpx
 import pytest
 
 from tests.support.games import play, started_game
+from tests.support.processes import children
 from tests.support.server import free_port, fresh_database, stop
 from tests.support.sse import EventReader
 from tests.support.users import insert_user, latest_code
@@ -246,14 +247,7 @@ def test_server_pyz_streams_a_game_through_its_stream_writer_process(
     pyz_server: PyzServer,
 ) -> None:
     # the writer is forked from inside the pex (Sanic's own multi-process mode is not)
-    helpers = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parent = stat.read_text().rsplit(")", 1)[1].split()[1]
-        except OSError:
-            continue  # ended meanwhile
-        if parent == str(pyz_server.pid):
-            helpers.append(int(stat.parent.name))
+    helpers = children(pyz_server.pid)
     assert len(helpers) == 1, helpers
     api = pyz_server.url + "/api/v1"
     tokens = {name: insert_user(pyz_server.database_url, name) for name in ("pia", "quin")}

@@ -12,34 +12,10 @@ from pathlib import Path
 import httpx
 
 from tests.support.games import get_game, play, started_game
+from tests.support.processes import children, gone
 from tests.support.server import running_server
 from tests.support.sse import EventReader
 from tests.support.users import auth, insert_user
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(stat.parent.name))
-    return found
-
-
-def _gone(pid: int, within: float) -> bool:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            return True
-        if state == "Z":
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _first_move(game: dict[str, object]) -> str:
@@ -52,14 +28,14 @@ def test_the_writer_process_runs_beside_the_server_and_dies_with_it(tmp_path: Pa
     ) as client:
         tokens = {name: insert_user(server.database_url, name) for name in ("wen", "xia")}
         game = started_game(client, tokens)
-        (helper,) = _children(server.process.pid)
+        (helper,) = children(server.process.pid)
         with EventReader(f"{server.api}/games/{game['id']}/events", tokens["wen"]) as events:
             events.next("game")
             mover = tokens[game["turn_username"]]
             assert play(client, mover, game["id"], "move", _first_move(game)).status_code == 201
             assert events.next("action")["data"]["n"] == 1
             os.kill(server.process.pid, signal.SIGKILL)  # no clean stop: the helper notices
-            assert _gone(helper, 5), "the writer process outlived a killed server"
+            assert gone(helper, 5), "the writer process outlived a killed server"
             assert events.ended.wait(5)
 
 
@@ -70,7 +46,7 @@ def test_streams_of_a_lost_writer_end_and_new_streams_still_work(tmp_path: Path)
         tokens = {name: insert_user(server.database_url, name) for name in ("yul", "zed")}
         game = started_game(client, tokens)
         gid = game["id"]
-        (helper,) = _children(server.process.pid)
+        (helper,) = children(server.process.pid)
         with EventReader(f"{server.api}/games/{gid}/events", tokens["yul"]) as held:
             held.next("game")
             os.kill(helper, signal.SIGKILL)
@@ -113,7 +89,7 @@ def test_a_stalled_writer_holds_its_streams_updates_and_new_streams_go_inline(
         tokens = {name: insert_user(server.database_url, name) for name in ("cy", "dee")}
         game = started_game(client, tokens, invisible=True)  # (markers are for those)
         gid = game["id"]
-        (helper,) = _children(server.process.pid)
+        (helper,) = children(server.process.pid)
         with EventReader(f"{server.api}/games/{gid}/events", tokens["cy"]) as held:
             held.next("game")
             os.kill(helper, signal.SIGSTOP)
