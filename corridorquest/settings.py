@@ -289,11 +289,11 @@ class Settings(BaseModel):
         "client reconnects and resumes).",
     )
     stream_writer: Literal["process", "inline"] = Field(
-        "process",
-        description="process: a helper process, forked at start-up, writes the live "
-        "streams' updates to their connections, keeping those socket writes (one per "
-        "spectator per change) off the server's event loop; inline: the server writes them "
-        "itself, as it also does where the helper cannot run (not Linux) or if it dies.",
+        "inline",
+        description="inline: the server writes the live streams' updates to their "
+        "connections itself. process (trial): a helper process, forked at start-up, writes "
+        "them, keeping those socket writes (one per spectator per change) off the server's "
+        "event loop; where it cannot run (not Linux), or if it dies, the server writes them.",
     )
     scheduler_interval: Seconds = Field(
         60,

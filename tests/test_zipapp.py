@@ -140,6 +140,7 @@ def pyz_server(built: Built) -> Iterator[PyzServer]:
             EMAIL_BACKEND="file",
             MAIL_DIR=str(home / "mail"),
             MOTD=MOTD,
+            STREAM_WRITER="process",  # (forked from inside the pex: tested below)
         )
         log_path = home / "server.log"
         with open(log_path, "wb") as log:

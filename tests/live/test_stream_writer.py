@@ -23,9 +23,9 @@ def _first_move(game: dict[str, object]) -> str:
 
 
 def test_the_writer_process_runs_beside_the_server_and_dies_with_it(tmp_path: Path) -> None:
-    with running_server(tmp_path, STREAM_KEEPALIVE="1") as server, httpx.Client(
-        base_url=server.api, timeout=10
-    ) as client:
+    with running_server(
+        tmp_path, STREAM_KEEPALIVE="1", STREAM_WRITER="process"
+    ) as server, httpx.Client(base_url=server.api, timeout=10) as client:
         tokens = {name: insert_user(server.database_url, name) for name in ("wen", "xia")}
         game = started_game(client, tokens)
         (helper,) = children(server.process.pid)
@@ -40,9 +40,9 @@ def test_the_writer_process_runs_beside_the_server_and_dies_with_it(tmp_path: Pa
 
 
 def test_streams_of_a_lost_writer_end_and_new_streams_still_work(tmp_path: Path) -> None:
-    with running_server(tmp_path, STREAM_KEEPALIVE="1") as server, httpx.Client(
-        base_url=server.api, timeout=10
-    ) as client:
+    with running_server(
+        tmp_path, STREAM_KEEPALIVE="1", STREAM_WRITER="process"
+    ) as server, httpx.Client(base_url=server.api, timeout=10) as client:
         tokens = {name: insert_user(server.database_url, name) for name in ("yul", "zed")}
         game = started_game(client, tokens)
         gid = game["id"]
@@ -66,7 +66,7 @@ def test_a_stream_lives_past_sanics_response_timeout(tmp_path: Path) -> None:
     # Sanic ends a response it has not written to for RESPONSE_TIMEOUT; the writer
     # process writes the stream's keepalives, and the server tells Sanic so
     with running_server(
-        tmp_path, STREAM_KEEPALIVE="1", SANIC_RESPONSE_TIMEOUT="2"
+        tmp_path, STREAM_KEEPALIVE="1", SANIC_RESPONSE_TIMEOUT="2", STREAM_WRITER="process"
     ) as server, httpx.Client(base_url=server.api, timeout=10) as client:
         tokens = {name: insert_user(server.database_url, name) for name in ("ari", "bo")}
         game = started_game(client, tokens)
@@ -83,9 +83,9 @@ def test_a_stream_lives_past_sanics_response_timeout(tmp_path: Path) -> None:
 def test_a_stalled_writer_holds_its_streams_updates_and_new_streams_go_inline(
     tmp_path: Path,
 ) -> None:
-    with running_server(tmp_path, STREAM_KEEPALIVE="1") as server, httpx.Client(
-        base_url=server.api, timeout=10
-    ) as client:
+    with running_server(
+        tmp_path, STREAM_KEEPALIVE="1", STREAM_WRITER="process"
+    ) as server, httpx.Client(base_url=server.api, timeout=10) as client:
         tokens = {name: insert_user(server.database_url, name) for name in ("cy", "dee")}
         game = started_game(client, tokens, invisible=True)  # (markers are for those)
         gid = game["id"]
