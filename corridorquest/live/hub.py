@@ -14,11 +14,11 @@ public game (not players, not system admins, nothing of their own in the game) a
 same cursor get one computed update, encoded once. A player's stream is computed for
 that player.
 
-Each update goes to the stream's connection at once (`Stream.put`): the stream writer
-process writes it (corridorquest/live/writer.py), or the server itself with
-STREAM_WRITER=inline; a reader whose connection holds more than STREAM_BUFFER KiB not yet
-sent is disconnected (its client resumes from its last event id). `close` ends every
-stream cleanly when the server stops.
+Each update goes to the stream's connection at once (`Stream.put`): the server writes it
+itself (STREAM_WRITER=inline, the default), or the stream writer process does
+(STREAM_WRITER=process, corridorquest/live/writer.py); a reader whose connection holds
+more than STREAM_BUFFER KiB not yet sent is disconnected (its client resumes from its
+last event id). `close` ends every stream cleanly when the server stops.
 """
 
 from __future__ import annotations
