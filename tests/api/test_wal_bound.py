@@ -33,12 +33,16 @@ LIMIT_MB = 1
 CLIENTS = 8
 # What the log may grow past the limit before the server starts it over: the server
 # looks at it more often as it nears the limit, at the pace it grows, and restarts it
-# just before (measured: 0.3-1 MB past a 1 MB limit at 800 moves/s); the pace varies.
-ALLOWANCE_MB = 3
-# Enough moves that, unbounded, the log would have grown several times past that (each
-# move writes at least one page of 4 KB to the log; 13 KB were measured). At most
-# MAX_SECONDS of load, on a slow machine.
-MOVES = 4 * (LIMIT_MB + ALLOWANCE_MB) * 2**20 // 4096
+# just before (measured: 0.3-1 MB past a 1 MB limit at 800 moves/s). But the log grows
+# at up to ~40 MB/s here, and on a machine busy with other work one slow checkpoint
+# (its fsync) lets it run 4-5 MB past the limit before the restart (seen twice in CI,
+# 5.4 and 5.7 MB, each time back to 1 MB 20 ms later). Bounded is what this test shows;
+# unbounded, the log of these moves would pass this allowance twice over.
+ALLOWANCE_MB = 7
+# Enough moves that, unbounded, the log would have grown twice past that (each move
+# writes at least one page of 4 KB to the log; 13 KB were measured: 6 times past). At
+# most MAX_SECONDS of load, on a slow machine.
+MOVES = 2 * (LIMIT_MB + ALLOWANCE_MB) * 2**20 // 4096
 MAX_SECONDS = 40.0
 
 
@@ -95,3 +99,5 @@ def test_the_log_stays_under_its_limit_while_clients_write_back_to_back(
         f"WAL grew to {max(sizes)} bytes, at look {at} of {len(sizes)} (every 20 ms): "
         f"{sizes[max(0, at - 10) : at + 5]}"
     )
+    # and it was started over (truncated back to the limit) on the way, not just short
+    assert any(later < earlier for earlier, later in zip(sizes, sizes[1:], strict=False))
