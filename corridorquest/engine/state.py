@@ -39,6 +39,9 @@ def _json_seat(seat: Seat | None) -> str:
     return "null" if seat is None else f'"{seat.value}"'
 
 
+_KEPT_LENGTHS = 16  # distances kept by a position and its copies (a few last positions)
+
+
 class GameState:
     """A position: pawns, walls, walls left, whose turn, winner. Mutable; ``copy()`` is cheap."""
 
@@ -63,6 +66,10 @@ class GameState:
         self.winner: Seat | None = None
         self.ply = 0
         self.passes: list[tuple[int, Seat]] = []
+        # distances computed, by (walls, pawn square, seat): the key decides the value, so
+        # a position and its copies share them (the server's cached positions,
+        # services/state_cache.py, carry those of the game's last positions)
+        self._lengths: dict[tuple[int, int, int, Seat], int] = {}
 
     # -- construction -------------------------------------------------------------------
 
@@ -178,10 +185,17 @@ class GameState:
 
     def distance(self, seat: Seat) -> int:
         """Shortest path length of ``seat``'s pawn to its goal edge (pawns do not block)."""
+        key = (self._h, self._v, self._pos[seat], seat)
+        known = self._lengths.get(key)
+        if known is not None:
+            return known
         board = self.board
         steps = path_length(1 << self._pos[seat], board.goal[seat], self._masks, board.stride)
         if steps is None:
             raise AssertionError(f"{seat.title} has no path: the position is corrupt")
+        if len(self._lengths) >= _KEPT_LENGTHS:
+            self._lengths.clear()
+        self._lengths[key] = steps
         return steps
 
     def next_seat(self, seat: Seat) -> Seat:

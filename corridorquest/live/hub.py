@@ -41,7 +41,7 @@ from corridorquest.events import (
 )
 from corridorquest.live import sse
 from corridorquest.live.output import InlineOut, Out
-from corridorquest.live.writer import WriterProcess
+from corridorquest.live.writer import ConnectionOut, WriterProcess
 from corridorquest.services import live_views, presence
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
@@ -104,6 +104,13 @@ class Stream:
                 self._drop()
             return
         out.put(chunk)
+
+    def writer_ident(self, writer: WriterProcess) -> int | None:
+        """The connection's number with `writer` when that process writes its updates."""
+        out = self._out
+        if self.closed or type(out) is not ConnectionOut or out.writer is not writer:
+            return None
+        return out.ident
 
     def _drop(self) -> None:
         """A reader that does not keep up."""
@@ -338,16 +345,34 @@ class LiveHub:
                         )
                         continue
                     for members, chunk, cursor in sent:
-                        for stream in members:
-                            if chunk is None:  # gone, or no longer visible to the reader
+                        if chunk is None:  # gone, or no longer visible to the readers
+                            for stream in members:
                                 stream.end()
-                                continue
-                            if cursor is not None:
+                            continue
+                        if cursor is not None:
+                            for stream in members:
                                 stream.cursor = cursor
-                            if chunk:
-                                stream.put(chunk)
+                        if chunk:
+                            self._put_all(members, chunk)
         finally:
             self._looker = None
+
+    def _put_all(self, streams: list[Stream], chunk: bytes) -> None:
+        """`Stream.put` to each; the connections of the writer process in one call."""
+        writer = self.writer
+        if writer is None:
+            for stream in streams:
+                stream.put(chunk)
+            return
+        idents = []
+        for stream in streams:
+            ident = stream.writer_ident(writer)
+            if ident is None:
+                stream.put(chunk)
+            else:
+                idents.append(ident)
+        if idents:
+            writer.put_many(idents, chunk)
 
     @classmethod
     def _work_all(cls, work: list[tuple[int, list[Stream], set[int], bool]]) -> list[Any]:
@@ -371,10 +396,11 @@ class LiveHub:
         if loaded is None:
             return [(list(streams), None, None)]
         public = not loaded.game.private
+        players = {player.user_id for player in loaded.players}
         groups: dict[tuple[Any, ...], list[Stream]] = {}
         for stream in streams:
             uid = stream.user.id
-            if stream.plain and (not public or loaded.is_player(uid) or stream.user.is_admin):
+            if stream.plain and (not public or uid in players or stream.user.is_admin):
                 stream.plain = False  # joined, or a private game: its own updates from now
             key = ("spectators", stream.cursor) if stream.plain else (uid, stream.cursor)
             groups.setdefault(key, []).append(stream)

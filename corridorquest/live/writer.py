@@ -138,11 +138,15 @@ class WriterProcess:
 
     def put(self, ident: int, chunk: bytes) -> None:
         """Write `chunk` to the connection (at the end of this loop turn, with the rest)."""
+        self.put_many([ident], chunk)
+
+    def put_many(self, idents: list[int], chunk: bytes) -> None:
+        """Write `chunk` to each of the connections (a game's spectators share updates)."""
         found = self._batch.get(id(chunk))
         if found is None:
-            self._batch[id(chunk)] = (chunk, frame(chunk), [ident])
+            self._batch[id(chunk)] = (chunk, frame(chunk), list(idents))
         else:
-            found[2].append(ident)
+            found[2].extend(idents)
         if not self._scheduled and self._loop is not None:
             self._scheduled = True
             self._loop.call_soon(self._flush)

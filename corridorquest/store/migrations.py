@@ -96,6 +96,13 @@ def _action_revision(db: pw.Database) -> None:
     add_column_if_missing(db, "game_action", "revision", pw.IntegerField(null=True))
 
 
+def _message_index_by_id(db: pw.Database) -> None:
+    db.execute_sql('DROP INDEX IF EXISTS "game_message_game_id_sender_id_kind"')
+    db.execute_sql(
+        'CREATE INDEX IF NOT EXISTS "game_message_game_id_id" ON "game_message" ("game_id", "id")'
+    )
+
+
 STEPS: list[Step] = [
     (1, "initial schema: users, sessions, verifications, games, actions", _initial_schema),
     (2, "markers of invisible-walls games", _markers),
@@ -109,6 +116,8 @@ STEPS: list[Step] = [
     (10, "the durable notification outbox; the daily digest choice", _outbox_and_digest),
     (11, "the audit log of the system administrators' actions", _admin_audit),
     (12, "game actions remember the revision they made (live streams)", _action_revision),
+    (13, "game messages indexed by game and id (live streams read the newest)",
+     _message_index_by_id),
 ]
 
 

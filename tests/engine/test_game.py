@@ -125,6 +125,23 @@ def test_distance_is_the_shortest_path_ignoring_pawns(size: int) -> None:
     assert state.distance(Seat.SOUTH) == ref.distance("south") == 6
 
 
+def test_a_copy_reports_its_own_distances_after_the_original_was_asked() -> None:
+    """Distances are remembered per position (walls and pawn), so neither a copy nor the
+    position after a move reports one that no longer holds."""
+    state, ref = setup(5, 2, "south", walls="b1h")
+    assert state.distance(Seat.SOUTH) == ref.distance("south") == 5
+    blocked = state.copy()
+    blocked.play(blocked.parse_action("c2h"))  # south walls itself in further
+    assert blocked.distance(Seat.SOUTH) == 6
+    assert state.distance(Seat.SOUTH) == 5
+    moved = blocked.copy()
+    moved.play(moved.parse_action("c4"))  # north steps
+    moved.play(moved.parse_action("d1"))  # south steps east, towards the way round
+    _, after = setup(5, 2, "south", {"north": "c4", "south": "d1"}, walls="b1h c2h")
+    assert moved.distance(Seat.SOUTH) == after.distance("south") == 5
+    assert blocked.distance(Seat.SOUTH) == 6
+
+
 def test_replay_gives_the_same_state_as_playing() -> None:
     seats, first = assign_seats(11, 4)
     state = GameState.new(size=7, players=4, first=first)

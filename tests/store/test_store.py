@@ -162,7 +162,7 @@ def test_step_5_drops_the_single_column_indexes_of_actions_and_messages(
     store = Store.open(database_url)
     fresh = _indexes(store.db, "game_action") | _indexes(store.db, "game_message")
     assert not fresh & old.keys()
-    assert {"game_action_game_id_n", "game_message_game_id_sender_id_kind"} <= fresh
+    assert {"game_action_game_id_n", "game_message_game_id_id"} <= fresh
     # what a database created before step 5 looked like
     for name, (table, column) in old.items():
         store.db.execute_sql(f'CREATE INDEX "{name}" ON "{table}" ("{column}")')
@@ -173,5 +173,27 @@ def test_step_5_drops_the_single_column_indexes_of_actions_and_messages(
         assert current_version(store.db) == migrations.latest_version()
         upgraded = _indexes(store.db, "game_action") | _indexes(store.db, "game_message")
         assert upgraded == fresh
+    finally:
+        store.close()
+
+
+def test_step_13_indexes_messages_by_game_and_id(database_url: str) -> None:
+    """A database from before step 13 trades its (game, sender, kind) message index for
+    (game, id), so that a live stream reads a game's newest messages as a range; it keeps
+    its messages."""
+    store = Store.open(database_url)
+    store.db.execute_sql('DROP INDEX "game_message_game_id_id"')
+    store.db.execute_sql(
+        'CREATE INDEX "game_message_game_id_sender_id_kind" '
+        'ON "game_message" ("game_id", "sender_id", "kind")'
+    )
+    store.run(lambda: SchemaVersion.delete().where(SchemaVersion.version >= 13).execute())
+    store.close()
+    store = Store.open(database_url)
+    try:
+        assert current_version(store.db) == migrations.latest_version()
+        indexes = _indexes(store.db, "game_message")
+        assert "game_message_game_id_id" in indexes
+        assert "game_message_game_id_sender_id_kind" not in indexes
     finally:
         store.close()
