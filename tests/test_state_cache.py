@@ -34,6 +34,21 @@ def test_a_parsed_position_is_a_copy_that_the_caller_may_change() -> None:
     assert again.to_dict() != first.to_dict()
 
 
+def test_distances_stay_those_of_the_stored_position_when_its_writer_plays_on() -> None:
+    """The cached position learns the distances its writer works out after storing it;
+    what its writer works out for later positions never changes the stored one's."""
+    state = _position()
+    text = state_cache.encode(state)
+    fresh = GameState.from_dict(json.loads(text))
+    expected = {seat: fresh.distance(seat) for seat in fresh.seats}
+    assert {seat: state.distance(seat) for seat in state.seats} == expected  # the answer
+    state.play_notation("e7", "move")  # the writer plays on: north steps, and south
+    state.play_notation("e1h", "wall")  # walls its own way: it is longer
+    assert state.distance(Seat.SOUTH) != expected[Seat.SOUTH]
+    cached = state_cache.parse(text)
+    assert {seat: cached.distance(seat) for seat in cached.seats} == expected
+
+
 def test_text_that_is_not_a_position_is_refused_every_time() -> None:
     for _ in range(2):
         with pytest.raises(ValueError):

@@ -39,7 +39,7 @@ def _json_seat(seat: Seat | None) -> str:
     return "null" if seat is None else f'"{seat.value}"'
 
 
-_KEPT_LENGTHS = 16  # distances kept by a position and its copies (a few last positions)
+_KEPT_LENGTHS = 16  # distances a position remembers (those of its last few positions)
 
 
 class GameState:
@@ -66,9 +66,8 @@ class GameState:
         self.winner: Seat | None = None
         self.ply = 0
         self.passes: list[tuple[int, Seat]] = []
-        # distances computed, by (walls, pawn square, seat): the key decides the value, so
-        # a position and its copies share them (the server's cached positions,
-        # services/state_cache.py, carry those of the game's last positions)
+        # distances computed, by (walls, pawn square, seat): a copy takes them along (the
+        # key decides the value), and `copy_for_cache` shares them
         self._lengths: dict[tuple[int, int, int, Seat], int] = {}
 
     # -- construction -------------------------------------------------------------------
@@ -84,7 +83,17 @@ class GameState:
         fields["walls"] = self.walls.copy()
         fields["walls_left"] = self.walls_left.copy()
         fields["passes"] = self.passes.copy()
+        fields["_lengths"] = self._lengths.copy()
         other.__dict__ = fields
+        return other
+
+    def copy_for_cache(self) -> GameState:
+        """A copy that also learns the distances worked out on this position from now on
+        (they share what they remember): a cache of positions keeps this copy, and whoever
+        takes a copy of it later finds the distances that the writer of the position
+        worked out after storing it (the move's own answer)."""
+        other = self.copy()
+        other.__dict__["_lengths"] = self._lengths
         return other
 
     def to_dict(self) -> dict[str, Any]:

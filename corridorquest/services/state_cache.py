@@ -46,7 +46,9 @@ def parse(text: str) -> GameState:
 
 
 def encode(state: GameState) -> str:
-    """The JSON text to store for `state` (and the position remembered under it)."""
+    """The JSON text to store for `state` (and the position remembered under it, which
+    also learns the distances worked out on `state` afterwards: those of the move's
+    answer, so that the next reader of the position need not work them out again)."""
     text = state.to_json()
-    _remember(text, state.copy())
+    _remember(text, state.copy_for_cache())
     return text
