@@ -285,8 +285,8 @@ class Settings(BaseModel):
         1024,
         ge=16,
         description="KiB waiting to be written to one live stream (beyond what the "
-        "operating system holds); a reader that falls this far behind is disconnected (its "
-        "client reconnects and resumes).",
+        "operating system holds, which the server also bounds to about as much); a reader "
+        "that falls this far behind is disconnected (its client reconnects and resumes).",
     )
     stream_writer: Literal["process", "inline"] = Field(
         "inline",

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -128,6 +129,18 @@ class Stream:
         self.signal.set()
 
 
+def _bound_kernel_buffer(transport: Any, limit: int) -> None:
+    """The operating system holds at most about `limit` bytes of the stream not yet sent
+    (Linux doubles SO_SNDBUF for its bookkeeping): left alone, it grows a connection's
+    buffer up to 4 MB for a reader that does not read, so that a slow reader held megabytes
+    of kernel memory before STREAM_BUFFER found it behind."""
+    sock = transport.get_extra_info("socket")
+    if sock is None:
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limit)
+
+
 class LiveHub:
     def __init__(self, ctx: ServiceContext, writer: WriterProcess | None = None) -> None:
         self.ctx = ctx
@@ -222,6 +235,7 @@ class LiveHub:
                 stream.end()
 
         limit = self.settings.stream_buffer * 1024
+        _bound_kernel_buffer(transport, limit)
         out: Out | None = None
         if self.writer is not None:
             out = self.writer.adopt(transport, limit, dropped, gone)

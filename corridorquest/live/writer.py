@@ -375,8 +375,10 @@ def _helper(ctl: socket.socket) -> None:
         if conn.pending:
             conn.pending += data
             if len(conn.pending) > conn.limit:
-                let_go(conn, shut=True)
+                # the server learns why before the connection ends (it forgets a connection
+                # whose end it saw first, and would not say that its reader fell behind)
                 reply(b"D", conn)
+                let_go(conn, shut=True)
             return
         try:
             sent = os.write(conn.fd, data)
