@@ -111,4 +111,13 @@ def settings(state: AdminState, as_json: bool) -> None:
         answer = api.settings()
     values = answer["settings"]
     emit(values, as_json, lambda: "\n".join(
-        f"{name.upper()}={'' if value is None else value}" for name, value in values.items()))
+        f"{name.upper()}={_env_value(value)}" for name, value in values.items()))
+
+
+def _env_value(value: object) -> str:
+    """A setting as corridorquest.env writes it (`true`, not Python's `True`)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

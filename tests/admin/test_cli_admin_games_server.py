@@ -153,6 +153,8 @@ def test_stats_and_settings_with_secrets_hidden(cq_admin: Admin) -> None:
     assert settings["smtp_password"] == "(hidden)" and settings["ntfy_token"] == "(hidden)"
     text = ok(cq_admin("server", "settings"))
     assert "SMTP_PASSWORD=(hidden)" in text and "EMAIL_BACKEND=file" in text
+    # as corridorquest.env writes them, ready to copy there
+    assert "REQUIRE_HTTPS=false" in text and "WEB_WATCH_WITHOUT_LOGIN=true" in text
     assert SECRET not in text and SECRET not in json.dumps(settings)
 
 
