@@ -134,6 +134,15 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         writer = WriterProcess.start() if settings.stream_writer == "process" else None
         app.ctx.stream_writer = writer
         ctx = ServiceContext.open(settings)
+        # What exists now (modules, routes, the OpenAPI spec) lives as long as the server:
+        # out of the collector's sight, a full collection no longer walks it (pauses that
+        # every request of that moment would wait for). Done before any worker starts
+        # (on PostgreSQL their transactions run in the pool's threads): twice in CI, on
+        # PostgreSQL only, the server died at start-up (SIGSEGV) right after the
+        # scheduler's first transaction, where this collection ran alongside it before.
+        # Suspected, not proven.
+        gc.collect()
+        gc.freeze()
         app.ctx.notifier = start_notifications(ctx)  # before any write: it keeps events
         app.ctx.services = ctx
         ensure_initial_admin(
@@ -142,11 +151,6 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         log.info("database ready: %s", _redacted(settings.database_url))
         app.ctx.scheduler = start_scheduler(ctx)
         app.ctx.live = await start_live(ctx, writer)  # streams; on PostgreSQL, the relay
-        # What exists now (modules, routes, the OpenAPI spec) lives as long as the server:
-        # out of the collector's sight, a full collection no longer walks it (pauses that
-        # every request of that moment would wait for).
-        gc.collect()
-        gc.freeze()
         # A request allocates thousands of containers that reference counting frees; the
         # default threshold (700) still ran a young collection every few requests, and the
         # older generations after them. Collections that rare keep p99 under load about a
