@@ -14,11 +14,11 @@ public game (not players, not system admins, nothing of their own in the game) a
 same cursor get one computed update, encoded once. A player's stream is computed for
 that player.
 
-Each update goes to the stream's connection at once (`Stream.put`): the server writes it
-itself (STREAM_WRITER=inline, the default), or the stream writer process does
-(STREAM_WRITER=process, corridorquest/live/writer.py); a reader whose connection holds
-more than STREAM_BUFFER KiB not yet sent is disconnected (its client resumes from its
-last event id). `close` ends every stream cleanly when the server stops.
+Each update goes to the stream's connection at once (`Stream.put`): the stream writer
+process writes it (STREAM_WRITER=process, the default: corridorquest/live/writer.py), or
+the server itself (STREAM_WRITER=inline, or where the helper cannot run); a reader whose
+connection holds more than STREAM_BUFFER KiB not yet sent is disconnected (its client
+resumes from its last event id). `close` ends every stream cleanly when the server stops.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ class Stream:
 
     __slots__ = (
         "user", "game_id", "code", "queue", "cursor", "plain", "present", "closed", "abort",
-        "signal", "limit", "counted_as", "_out",
+        "signal", "limit", "counted_as", "wire", "_out",
     )
 
     def __init__(
@@ -88,11 +88,13 @@ class Stream:
         self.abort: Callable[[], None] | None = None  # drops the connection
         self.signal = asyncio.Event()  # its handler has something to do (queued, or ended)
         self.limit = limit
+        self.wire: int | None = None  # its connection's number with the writer process
         self._out: Out | None = None
 
     def write_to(self, out: Out) -> None:
         """The handler sent the response's head and first chunk: updates go to `out`."""
         self._out = out
+        self.wire = out.ident if type(out) is ConnectionOut else None
 
     def put(self, chunk: bytes) -> None:
         if self.closed:
@@ -105,13 +107,6 @@ class Stream:
                 self._drop()
             return
         out.put(chunk)
-
-    def writer_ident(self, writer: WriterProcess) -> int | None:
-        """The connection's number with `writer` when that process writes its updates."""
-        out = self._out
-        if self.closed or type(out) is not ConnectionOut or out.writer is not writer:
-            return None
-        return out.ident
 
     def _drop(self) -> None:
         """A reader that does not keep up."""
@@ -373,20 +368,14 @@ class LiveHub:
 
     def _put_all(self, streams: list[Stream], chunk: bytes) -> None:
         """`Stream.put` to each; the connections of the writer process in one call."""
-        writer = self.writer
-        if writer is None:
+        wired = [s.wire for s in streams if s.wire is not None and not s.closed]
+        if wired:
+            assert self.writer is not None
+            self.writer.put_many(wired, chunk)
+        if len(wired) < len(streams):
             for stream in streams:
-                stream.put(chunk)
-            return
-        idents = []
-        for stream in streams:
-            ident = stream.writer_ident(writer)
-            if ident is None:
-                stream.put(chunk)
-            else:
-                idents.append(ident)
-        if idents:
-            writer.put_many(idents, chunk)
+                if stream.wire is None:
+                    stream.put(chunk)
 
     @classmethod
     def _work_all(cls, work: list[tuple[int, list[Stream], set[int], bool]]) -> list[Any]:
