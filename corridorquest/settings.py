@@ -289,11 +289,12 @@ class Settings(BaseModel):
         "that falls this far behind is disconnected (its client reconnects and resumes).",
     )
     stream_writer: Literal["process", "inline"] = Field(
-        "inline",
-        description="inline: the server writes the live streams' updates to their "
-        "connections itself. process (trial): a helper process, forked at start-up, writes "
-        "them, keeping those socket writes (one per spectator per change) off the server's "
-        "event loop; where it cannot run (not Linux), or if it dies, the server writes them.",
+        "process",
+        description="process: a helper process, forked at start-up, writes the live "
+        "streams' updates to their connections, keeping those socket writes (one per "
+        "spectator per change) off the server's event loop; where it cannot run (not "
+        "Linux), or if it dies, the server writes them. inline: the server writes them "
+        "itself (one process).",
     )
     scheduler_interval: Seconds = Field(
         60,

@@ -16,9 +16,9 @@ know that everything handed over is out before it writes the end.
 The helper is forked when the server starts, before any other thread or connection
 exists; it ignores Ctrl-C (the server ends the streams first, through it) and exits as
 soon as the server's end of the socket pair closes, so a server that stops or is
-killed takes it along. It runs with STREAM_WRITER=process (a trial; the default is
-inline); where it cannot run (no fork, no SOCK_SEQPACKET: not Linux), or should it die,
-the server writes the updates itself (`corridorquest.live.output.InlineOut`).
+killed takes it along. It runs with STREAM_WRITER=process (the default); with
+STREAM_WRITER=inline, where it cannot run (no fork, no SOCK_SEQPACKET: not Linux), or
+should it die, the server writes the updates itself (`corridorquest.live.output.InlineOut`).
 
 Messages on the socket pair (SOCK_SEQPACKET keeps them apart and in order):
 
