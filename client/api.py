@@ -7,6 +7,12 @@ server's ``reason``, ``message`` and extra fields, no answer -> :class:`Connecti
 :meth:`ApiClient.game_events` opens a game's live stream (server-sent events, read by
 :mod:`client.sse`; :mod:`client.live_follow` reconnects it).
 
+A 503 whose answer says ``retry_after`` (the server busy: ``database_busy``,
+``password_hashing_busy``; nothing was changed) is sent again after that many seconds, up
+to BUSY_RETRIES times, when the wait is at most BUSY_WAIT_LIMIT seconds; ``on_busy`` hears
+of each wait (cq says so on stderr). The request goes again unchanged, its
+``Idempotency-Key`` included.
+
 A server URL without a scheme (``localhost:3000``) means ``http://``
 (:func:`normalize_server_url`). An ``https://`` URL of a server that speaks plain HTTP
 fails at once with "the server ... does not speak HTTPS" (:mod:`client.tls_check`).
@@ -14,8 +20,9 @@ fails at once with "the server ... does not speak HTTPS" (:mod:`client.tls_check
 
 from __future__ import annotations
 
+import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -32,7 +39,10 @@ SCHEMES = ("http", "https")
 # A live stream sends at least a comment line every 15 s (STREAM_KEEPALIVE): a stream
 # silent for this long is a lost connection.
 STREAM_READ_TIMEOUT = 45.0
+BUSY_RETRIES = 3  # a busy server's 503 (with retry_after) is sent again this many times
+BUSY_WAIT_LIMIT = 10  # seconds: a longer retry_after is not waited for (cq says it)
 Json = dict[str, Any]
+BusyHandler = Callable[[int, str], None]  # (seconds to wait, the server's reason)
 
 
 def normalize_server_url(url: str) -> str:
@@ -56,6 +66,19 @@ def normalize_server_url(url: str) -> str:
     return parts.scheme.lower() + text[len(parts.scheme):].rstrip("/")
 
 
+def _busy_wait(response: httpx.Response) -> int | None:
+    """The seconds to wait before sending again, for a busy server's 503; else None."""
+    if response.status_code != 503:
+        return None
+    try:
+        wait = response.json().get("retry_after")
+    except (ValueError, AttributeError):
+        return None
+    if type(wait) is not int or not 0 <= wait <= BUSY_WAIT_LIMIT:
+        return None
+    return wait
+
+
 def _not_https(exc: httpx.ConnectError) -> bool:
     """httpx raises its ConnectError from httpcore's, here :class:`tls_check.NotHttps`."""
     return isinstance(exc.__cause__, tls_check.NotHttps)
@@ -64,13 +87,20 @@ def _not_https(exc: httpx.ConnectError) -> bool:
 class ApiClient:
     """The server at ``server_url``, as the holder of ``token`` (if any)."""
 
-    def __init__(self, server_url: str, token: str | None = None, timeout: float = 15.0):
+    def __init__(
+        self,
+        server_url: str,
+        token: str | None = None,
+        timeout: float = 15.0,
+        on_busy: BusyHandler | None = None,
+    ):
         try:
             self.server_url = normalize_server_url(server_url)
         except ValueError as exc:
             raise InputError(str(exc), reason="bad_server_url") from exc
         self.token = token
         self.timeout = timeout
+        self.on_busy = on_busy
         self._http = httpx.Client(
             base_url=self.server_url + API_PREFIX,
             timeout=timeout,
@@ -101,11 +131,23 @@ class ApiClient:
     ) -> Any:
         sent_headers = self._auth_headers(headers) if auth else dict(headers or {})
         clean = {k: v for k, v in (params or {}).items() if v is not None}
-        with self._transport_errors():
-            response = self._http.request(
-                method, path, json=json, params=clean or None, headers=sent_headers
-            )
+        response = self._send(
+            method, path, json=json, params=clean or None, headers=sent_headers
+        )
         return self._decode(response)
+
+    def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """The answer, after waiting out a busy server's 503s (see the module docstring)."""
+        for attempt in range(BUSY_RETRIES + 1):
+            with self._transport_errors():
+                response = self._http.request(method, path, **kwargs)
+            wait = _busy_wait(response)
+            if wait is None or attempt == BUSY_RETRIES:
+                return response
+            if self.on_busy is not None:
+                self.on_busy(wait, str(response.json().get("reason", "busy")))
+            time.sleep(wait)
+        raise AssertionError("unreachable")
 
     def _auth_headers(self, headers: dict[str, str] | None = None) -> dict[str, str]:
         if not self.token:
@@ -221,8 +263,7 @@ class ApiClient:
         with ``at``, the board after that many actions."""
         path = f"/games/{game_id}/board.svg"
         clean = {"at": at} if at is not None else None
-        with self._transport_errors():
-            response = self._http.get(path, params=clean, headers=self._auth_headers())
+        response = self._send("GET", path, params=clean, headers=self._auth_headers())
         if not response.is_success:
             self._decode(response)  # raises the server's refusal
         if not response.headers.get("content-type", "").startswith("image/svg+xml"):

@@ -50,9 +50,9 @@ class AppState:
         """A client for the profile's server and session; for ``server_url`` alone, a
         client without a session (the profile is not needed, nor its token sent)."""
         if profile is None and server_url is not None:
-            return ApiClient(server_url)
+            return ApiClient(server_url, on_busy=say_busy)
         chosen = profile or self.profile
-        return ApiClient(server_url or chosen.server_url, chosen.token)
+        return ApiClient(server_url or chosen.server_url, chosen.token, on_busy=say_busy)
 
     def use_color(self) -> bool:
         """Colour unless NO_COLOR is set or standard output is not a terminal."""
@@ -63,5 +63,10 @@ class AppState:
         if os.environ.get("CQ_FORCE_COLOR"):
             return True
         return bool(sys.stdout.isatty())
+
+def say_busy(seconds: int, reason: str) -> None:
+    """A busy server's 503: cq sends the request again after `seconds` (client.api)."""
+    click.echo(f"the server is busy ({reason}): trying again in {seconds} s", err=True)
+
 
 pass_state = click.make_pass_decorator(AppState, ensure=True)
