@@ -43,13 +43,21 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "cq", "-S", "-200")
 
+    def visible(self) -> str:
+        """What the terminal shows now (without the scrollback `screen` includes)."""
+        return self.tmux("capture-pane", "-p", "-t", "cq")
+
     def wait_for(self, text: str, timeout: float = WAIT) -> str:
         return self.wait_until(lambda screen: text in screen, repr(text), timeout)
 
-    def wait_until(self, check: Callable[[str], bool], text: str, timeout: float = WAIT) -> str:
+    def wait_until(
+        self, check: Callable[[str], bool], text: str, timeout: float = WAIT,
+        visible: bool = False,
+    ) -> str:
+        """The screen (only what is visible, with `visible`) once `check` holds."""
         deadline = time.monotonic() + timeout
         while True:
-            screen = self.screen()
+            screen = self.visible() if visible else self.screen()
             if check(screen):
                 return screen
             if time.monotonic() > deadline:

@@ -5,6 +5,7 @@ restart of the server; its refusals as every command gives them."""
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from client.legal import legal_targets
 from client.profiles import ProfileStore
 from tests.client.play_helpers import add_inserted_players, best_step
 from tests.client.process_output import LiveProcess
+from tests.client.terminal import TMUX, Terminal, shell_env
 from tests.support.games import new_game, play, started_game
 from tests.support.server import running_server, server_env, start_process, stop, wait_until_up
 from tests.support.users import auth
@@ -180,3 +182,30 @@ def test_a_lost_connection_is_resumed_from_the_last_event(
         finally:
             if restarted is not None:
                 stop(restarted)
+
+
+@pytest.mark.skipif(not Path(TMUX).exists(), reason="tmux is not installed")
+def test_on_a_terminal_the_board_is_drawn_again_in_place_with_the_latest_messages(
+    api: httpx.Client, tokens: dict[str, str], players_config: Path
+) -> None:
+    game = started_game(api, {"ann": tokens["ann"], "bob": tokens["bob"]}, size=5)
+    command = f"{shlex.quote(sys.executable)} -m client game watch -g {game['id']}"
+    terminal = Terminal(command, shell_env(players_config, "cy"))
+    try:
+        terminal.wait_for(headline(game), SEEN)
+        said = api.post(f"/games/{game['id']}/messages", json={"text": "good luck, bob"},
+                        headers=auth(tokens["ann"]))
+        assert said.status_code == 201, said.text
+        terminal.wait_for("good luck, bob", SEEN)
+        moved = game
+        for _ in range(3):
+            moved = step(api, tokens, moved)
+        screen = terminal.wait_until(
+            lambda shown: headline(moved) in shown, headline(moved), SEEN, visible=True
+        )
+        assert screen.count(f"Game {game['id']} · ") == 1  # one board: drawn over the last
+        assert "good luck, bob" in screen  # the latest messages stay under it
+        assert screen.index(headline(moved)) < screen.index("good luck, bob")
+        assert "Traceback" not in terminal.screen()
+    finally:
+        terminal.close()
