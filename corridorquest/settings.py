@@ -171,6 +171,13 @@ class Settings(BaseModel):
         description="An unverified signup holds its username and e-mail address this long "
         "(at least VERIFICATION_CODE_TTL) after its last code; then anyone may take them.",
     )
+    signup_limit_address: int = Field(
+        20,
+        ge=1,
+        description="Signups (each e-mails a code) asked from one client address within "
+        "SIGNUP_WINDOW before 429.",
+    )
+    signup_window: Seconds = Field(3600, description="Window of the signup limit.")
     password_request_limit_user: int = Field(
         3,
         ge=1,

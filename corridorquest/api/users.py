@@ -111,6 +111,7 @@ async def signup(request: Request) -> HTTPResponse:
         data.password,
         data.description,
         data.ntfy_dm_topic,
+        client_address(request),
     )
     return json(SignupOut(**result).model_dump(), status=201)
 

@@ -52,6 +52,7 @@ async def purge_accounts(ctx: ServiceContext) -> int:
         verification.purge_expired,
         verification.signup_retention(settings),
         settings.password_request_window,
+        settings.signup_window,
     )
     return codes + await ctx.store.transaction(sessions.purge_expired, settings.login_rate_window)
 

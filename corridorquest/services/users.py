@@ -34,7 +34,14 @@ from corridorquest.services.verification import (
 )
 from corridorquest.settings import Settings
 from corridorquest.store import Store
-from corridorquest.store.models import IntegrityError, PasswordRequest, Session, User, utcnow
+from corridorquest.store.models import (
+    IntegrityError,
+    PasswordRequest,
+    Session,
+    SignupRequest,
+    User,
+    utcnow,
+)
 
 log = logging.getLogger("corridorquest.users")
 
@@ -143,6 +150,26 @@ def _signup_holder(username: str, email: str, retention: int, free: bool) -> Use
     raise _taken_error("email_taken", email, pending=not by_email.verified)
 
 
+def _check_signup_requests(address: str, settings: Settings) -> None:
+    """Refuse (429) a signup from a client address that asked for SIGNUP_LIMIT_ADDRESS
+    signups within SIGNUP_WINDOW (inside a transaction): each one e-mails a code to an
+    address of the caller's choosing."""
+    now = utcnow()
+    window = float(settings.signup_window)
+    recent = SignupRequest.select(SignupRequest.at).where(
+        (SignupRequest.address == address) & (SignupRequest.at > now - timedelta(seconds=window))
+    )
+    wait = RateLimit(settings.signup_limit_address, window).retry_after(
+        [row.at for row in recent], now
+    )
+    if wait is not None:
+        raise RateLimited(
+            "rate_limited",
+            f"too many signups from your address; ask again in {wait} seconds",
+            retry_after=wait,
+        )
+
+
 async def signup(
     ctx: ServiceContext,
     username: str,
@@ -150,25 +177,35 @@ async def signup(
     password: str,
     description: str | None = None,
     ntfy_dm_topic: str | None = None,
+    address: str = "unknown",
 ) -> dict[str, Any]:
     """Create an unverified account and e-mail its code; returns the verification token.
 
     Signing up again with the username and e-mail address of a signup not verified yet
     (pending, void or with an expired code) renews it: the new password, description and
     topic, a new code, the old token void. The username and the address are checked
-    before the password is hashed: a taken one costs no argon2 work.
+    before the password is hashed: a taken one costs no argon2 work. At most
+    SIGNUP_LIMIT_ADDRESS signups that sent a code come from one client `address` within
+    SIGNUP_WINDOW (429 beyond, before any other check).
     """
+    address = (address or "unknown")[:ADDRESS_MAX]
     username = policy.check_username(username)
     email = policy.check_email(email)
     policy.check_password(password, username)
     description = policy.check_description(description or "")
     topic = policy.check_ntfy_topic(ntfy_dm_topic)
     retention = signup_retention(ctx.settings)
-    await ctx.store.transaction(_signup_holder, username, email, retention, False)
+
+    def check() -> None:
+        _check_signup_requests(address, ctx.settings)
+        _signup_holder(username, email, retention, False)
+
+    await ctx.store.transaction(check)
     password_hash = await ctx.password_work(hash_password_sync, password)
     ttl = ctx.settings.verification_code_ttl
 
     def create() -> tuple[str, str]:
+        _check_signup_requests(address, ctx.settings)  # again: others may have come since
         user = _signup_holder(username, email, retention, True)
         if user is None:
             user = User.create(
@@ -186,6 +223,7 @@ async def signup(
             user.save()
         issued = issue(user, "signup", ttl)
         queue_code_mail(ctx.settings, email, username, "signup", issued.code)
+        SignupRequest.create(address=address)
         return issued.token, issued.code
 
     try:

@@ -37,7 +37,14 @@ from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unproce
 from corridorquest.services.outbound import queue_mail
 from corridorquest.settings import Settings
 from corridorquest.store import lock_for_update
-from corridorquest.store.models import PasswordRequest, Session, User, Verification, utcnow
+from corridorquest.store.models import (
+    PasswordRequest,
+    Session,
+    SignupRequest,
+    User,
+    Verification,
+    utcnow,
+)
 
 MAX_WRONG_CODES = 3
 RESEND_COOLDOWN = 60  # seconds between two codes of one kind for one account
@@ -279,11 +286,16 @@ async def verify(ctx: ServiceContext, token: str, code: str) -> dict[str, Any]:
     )
 
 
-def purge_expired(retention_seconds: int = 86400, request_window_seconds: int = 3600) -> int:
+def purge_expired(
+    retention_seconds: int = 86400,
+    request_window_seconds: int = 3600,
+    signup_window_seconds: int = 3600,
+) -> int:
     """Delete what no longer matters (inside a transaction; for maintenance): verifications
     whose code expired (void ones included), expired signups (unverified accounts whose
     last signup is older than ``retention_seconds``, see ``signup_retention``; never one
-    with a live code) and password-change requests older than the rate-limit window.
+    with a live code), password-change requests older than their rate-limit window and
+    signup requests older than theirs.
     Returns how many rows went."""
     now = utcnow()
     removed = Verification.delete().where(Verification.expires_at <= now).execute()
@@ -299,4 +311,6 @@ def purge_expired(retention_seconds: int = 86400, request_window_seconds: int = 
     )
     keep = timedelta(seconds=max(request_window_seconds, RESEND_COOLDOWN))
     removed += PasswordRequest.delete().where(PasswordRequest.at <= now - keep).execute()
+    signups = timedelta(seconds=signup_window_seconds)
+    removed += SignupRequest.delete().where(SignupRequest.at <= now - signups).execute()
     return int(removed)

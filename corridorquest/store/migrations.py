@@ -29,6 +29,7 @@ from corridorquest.store.models import (
     OutboxItem,
     PasswordRequest,
     SchemaVersion,
+    SignupRequest,
     WallOffer,
 )
 from corridorquest.store.rescore import rescore_finished_games
@@ -103,6 +104,10 @@ def _message_index_by_id(db: pw.Database) -> None:
     )
 
 
+def _signup_requests(db: pw.Database) -> None:
+    db.create_tables([SignupRequest], safe=True)
+
+
 STEPS: list[Step] = [
     (1, "initial schema: users, sessions, verifications, games, actions", _initial_schema),
     (2, "markers of invisible-walls games", _markers),
@@ -118,6 +123,7 @@ STEPS: list[Step] = [
     (12, "game actions remember the revision they made (live streams)", _action_revision),
     (13, "game messages indexed by game and id (live streams read the newest)",
      _message_index_by_id),
+    (14, "signup requests, for their limit per client address", _signup_requests),
 ]
 
 

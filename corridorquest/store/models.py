@@ -111,6 +111,14 @@ class PasswordRequest(BaseModel):
     at = pw.DateTimeField(default=utcnow, index=True)
 
 
+class SignupRequest(BaseModel):
+    """A signup code sent, with the client address that asked, for the per-address limit
+    of signups."""
+
+    address = pw.CharField(max_length=64, index=True)
+    at = pw.DateTimeField(default=utcnow, index=True)
+
+
 class InvitationMail(BaseModel):
     """Invitation e-mails a user had sent (one row per invitation, with how many), for
     the per-user hourly limit of invitation mails."""
@@ -353,4 +361,5 @@ ALL_MODELS: list[type[BaseModel]] = [
     InvitationMail,
     OutboxItem,
     AdminAction,
+    SignupRequest,
 ]
