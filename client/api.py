@@ -66,17 +66,18 @@ def normalize_server_url(url: str) -> str:
     return parts.scheme.lower() + text[len(parts.scheme):].rstrip("/")
 
 
-def _busy_wait(response: httpx.Response) -> int | None:
-    """The seconds to wait before sending again, for a busy server's 503; else None."""
+def _busy_wait(response: httpx.Response) -> tuple[int, str] | None:
+    """(seconds to wait before sending again, reason) for a busy server's 503; else None."""
     if response.status_code != 503:
         return None
     try:
-        wait = response.json().get("retry_after")
+        body = response.json()
+        wait, reason = body.get("retry_after"), str(body.get("reason", "busy"))
     except (ValueError, AttributeError):
         return None
     if type(wait) is not int or not 0 <= wait <= BUSY_WAIT_LIMIT:
         return None
-    return wait
+    return wait, reason
 
 
 def _not_https(exc: httpx.ConnectError) -> bool:
@@ -138,16 +139,17 @@ class ApiClient:
 
     def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         """The answer, after waiting out a busy server's 503s (see the module docstring)."""
-        for attempt in range(BUSY_RETRIES + 1):
+        retries = 0
+        while True:
             with self._transport_errors():
                 response = self._http.request(method, path, **kwargs)
-            wait = _busy_wait(response)
-            if wait is None or attempt == BUSY_RETRIES:
+            busy = _busy_wait(response)
+            if busy is None or retries == BUSY_RETRIES:
                 return response
+            retries += 1
             if self.on_busy is not None:
-                self.on_busy(wait, str(response.json().get("reason", "busy")))
-            time.sleep(wait)
-        raise AssertionError("unreachable")
+                self.on_busy(*busy)
+            time.sleep(busy[0])
 
     def _auth_headers(self, headers: dict[str, str] | None = None) -> dict[str, str]:
         if not self.token:

@@ -64,6 +64,7 @@ class AppState:
             return True
         return bool(sys.stdout.isatty())
 
+
 def say_busy(seconds: int, reason: str) -> None:
     """A busy server's 503: cq sends the request again after `seconds` (client.api)."""
     click.echo(f"the server is busy ({reason}): trying again in {seconds} s", err=True)

@@ -4,6 +4,7 @@ initial administrator (SPEC §7). Codes are checked in ``verification.py``."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -150,6 +151,19 @@ def _signup_holder(username: str, email: str, retention: int, free: bool) -> Use
     raise _taken_error("email_taken", email, pending=not by_email.verified)
 
 
+def _refuse_over(checks: Sequence[tuple[RateLimit, list[datetime], str]], now: datetime) -> None:
+    """429 `rate_limited` when a limit of `checks` (limit, its requests' times, why) is
+    reached, with the longest wait of those reached."""
+    refusals = [
+        (wait, why)
+        for limit, times, why in checks
+        if (wait := limit.retry_after(times, now)) is not None
+    ]
+    if refusals:
+        wait, why = max(refusals)
+        raise RateLimited("rate_limited", f"{why}; ask again in {wait} seconds", retry_after=wait)
+
+
 def _check_signup_requests(address: str, settings: Settings) -> None:
     """Refuse (429) a signup from a client address that asked for SIGNUP_LIMIT_ADDRESS
     signups within SIGNUP_WINDOW (inside a transaction): each one e-mails a code to an
@@ -159,15 +173,8 @@ def _check_signup_requests(address: str, settings: Settings) -> None:
     recent = SignupRequest.select(SignupRequest.at).where(
         (SignupRequest.address == address) & (SignupRequest.at > now - timedelta(seconds=window))
     )
-    wait = RateLimit(settings.signup_limit_address, window).retry_after(
-        [row.at for row in recent], now
-    )
-    if wait is not None:
-        raise RateLimited(
-            "rate_limited",
-            f"too many signups from your address; ask again in {wait} seconds",
-            retry_after=wait,
-        )
+    limit = RateLimit(settings.signup_limit_address, window)
+    _refuse_over([(limit, [row.at for row in recent], "too many signups from your address")], now)
 
 
 async def signup(
@@ -276,14 +283,8 @@ def _check_password_requests(user: User, address: str, settings: Settings) -> No
             "too many password-change requests from your address",
         ),
     )
-    refusals = [
-        (wait, why)
-        for limit, times, why in checks
-        if (wait := limit.retry_after(times, now)) is not None
-    ]
-    if refusals:
-        wait, why = max(refusals)
-        raise RateLimited("rate_limited", f"{why}; ask again in {wait} seconds", retry_after=wait)
+    _refuse_over(checks, now)
+
 
 
 async def request_password_change(

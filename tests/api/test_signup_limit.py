@@ -28,12 +28,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
         yield running
 
 
-@pytest.fixture(scope="module")
-def client(server: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.api, timeout=10.0) as http:
-        yield http
-
-
 def sign_up(client: httpx.Client, name: str, address: str) -> httpx.Response:
     body = {"username": name, "email": f"{name}@example.test", "password": DEFAULT_PASSWORD}
     return client.post("/users", json=body, headers={"X-Forwarded-For": address})

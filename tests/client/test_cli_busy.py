@@ -58,40 +58,39 @@ def locked(server: RunningServer, seconds: float) -> Iterator[None]:
         conn.close()
 
 
-def started_game(cq: Cq) -> tuple[int, dict[str, Any]]:
-    """A started 2-player game of ann and ben, as ann sees it."""
+def move_while_locked(
+    cq: Cq, server: RunningServer, seconds: float
+) -> tuple[Result, dict[str, Any], dict[str, Any]]:
+    """In a new started game of ann and ben, the player to move takes a step with cq while
+    another program holds the lock for `seconds`: (cq's result, the game before, after)."""
     game_id = created_id(cq("game", "new", "--number-of-players", "2", profile="ann"))
     assert cq("game", "join", "-g", str(game_id), profile="ben").exit_code == 0
-    return game_id, game_json(cq, game_id, "ann")
+    before = game_json(cq, game_id, "ann")
+    mover = before["turn_username"]
+    kind, to = best_step(before)
+    with locked(server, seconds):
+        result = cq("game", kind, "-g", str(game_id), to, profile=mover)
+    return result, before, game_json(cq, game_id, mover)
 
 
 def test_a_move_refused_while_the_database_is_locked_goes_again_and_is_played_once(
     cq: Cq, server: RunningServer
 ) -> None:
-    game_id, before = started_game(cq)
-    mover = before["turn_username"]
-    kind, to = best_step(before)
-    with locked(server, 1.8):  # two refusals (0.5 s waited, 1 s pause each), then free
-        result = cq("game", kind, "-g", str(game_id), to, profile=mover)
+    # two refusals (0.5 s waited, 1 s pause each), then free
+    result, before, after = move_while_locked(cq, server, 1.8)
     assert result.exit_code == 0, result.output
     assert BUSY_NOTE in result.stderr
-    after = game_json(cq, game_id, mover)
     assert after["revision"] == before["revision"] + 1  # played once, though sent again
     assert len(after["last_actions"]) == 1
-    assert after["turn_username"] != mover
+    assert after["turn_username"] != before["turn_username"]
 
 
 def test_a_lock_that_outlasts_the_attempts_fails_with_the_servers_message(
     cq: Cq, server: RunningServer
 ) -> None:
-    game_id, before = started_game(cq)
-    mover = before["turn_username"]
-    kind, to = best_step(before)
-    with locked(server, 30):
-        result = cq("game", kind, "-g", str(game_id), to, profile=mover)
+    result, before, after = move_while_locked(cq, server, 30)
     assert result.exit_code == 1, result.output
     assert result.stderr.count(BUSY_NOTE) == 3  # three more attempts, then it gives up
     assert "the database is locked by another program; nothing was changed" in result.stderr
-    after = game_json(cq, game_id, mover)
     assert after["revision"] == before["revision"]
-    assert after["last_actions"] == [] and after["turn_username"] == mover
+    assert after["last_actions"] == [] and after["turn_username"] == before["turn_username"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import psycopg2
@@ -62,7 +61,7 @@ def wait_for_log(server: RunningServer, text: str, count: int) -> None:
 
 
 def test_moves_and_a_spectators_stream_go_on_after_the_connections_are_cut(
-    server: RunningServer, tmp_path: Path
+    server: RunningServer,
 ) -> None:
     tokens = {name: insert_user(server.database_url, name) for name in ("ann", "bob", "cy")}
     with httpx.Client(base_url=server.api, timeout=20) as client:
