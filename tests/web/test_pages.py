@@ -57,6 +57,56 @@ def test_a_game_page_shows_each_move_without_a_reload(
     page.close()
 
 
+# What a browser does when a tab goes to the background or comes back (headless chromium
+# shows every page as visible): the page reads document.hidden and hears visibilitychange.
+HIDE = """() => {
+  Object.defineProperty(document, "hidden", {configurable: true, get: () => true});
+  Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "hidden"});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+SHOW = HIDE.replace("() => true", "() => false").replace('() => "hidden"', '() => "visible"')
+
+
+def test_game_pages_in_background_tabs_leave_connections_for_a_seventh_page(
+    server: RunningServer, client: httpx.Client, browser: Browser, tokens: Any
+) -> None:
+    """A browser opens at most six connections to a server, and a page's stream holds one:
+    six game pages in background tabs must not leave a seventh page hanging."""
+    matches = [start(client, tokens((f"tab{i}a", f"tab{i}b"))) for i in range(7)]
+    context = browser.new_context()  # one browser profile: one pool of connections
+    hidden = []
+    for match in matches[:6]:
+        page = context.new_page()
+        page.goto(f"{server.base_url}/games/{match.id}")
+        page.wait_for_selector("#board svg")
+        time.sleep(0.2)  # its stream is open
+        page.evaluate(HIDE)
+        hidden.append(page)
+    seventh = context.new_page()
+    seventh.goto(f"{server.base_url}/games/{matches[6].id}", timeout=5000)
+    seventh.wait_for_selector("#board svg")
+    time.sleep(0.5)
+    seat = matches[6].mirror.turn
+    assert seat is not None
+    square = _step(client, matches[6])
+    seventh.wait_for_selector(_pawn(seat.value, square), timeout=2000)  # live
+    # a background tab comes back: it shows the move made while it was hidden, then
+    # follows the game live again
+    seat = matches[0].mirror.turn
+    assert seat is not None
+    square = _step(client, matches[0])
+    time.sleep(0.3)
+    assert hidden[0].query_selector(_pawn(seat.value, square)) is None
+    hidden[0].evaluate(SHOW)
+    hidden[0].wait_for_selector(_pawn(seat.value, square), timeout=3000)
+    time.sleep(0.5)
+    seat = matches[0].mirror.turn
+    assert seat is not None
+    square = _step(client, matches[0])
+    hidden[0].wait_for_selector(_pawn(seat.value, square), timeout=2000)
+    context.close()
+
+
 def test_the_tv_shows_every_started_public_game_live(
     server: RunningServer, client: httpx.Client, browser: Browser, tokens: Any
 ) -> None:

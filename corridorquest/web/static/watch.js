@@ -16,9 +16,36 @@ function replaceWith(element, url, done) {
     .catch(() => {});
 }
 
-// Follow a game's event stream; `changed()` runs (at most once at a time) after events.
+// Keep the event stream `open()` returns while the page is visible. A hidden page (a
+// background tab, a minimised window) lets go of its stream and opens a new one when it
+// shows again: a browser opens at most six connections to a server and a stream holds
+// one for as long as it is open, so six game pages in background tabs would leave none
+// for a seventh page, nor for anything else of the server. A new stream's first events
+// are the whole game: they bring the page up to date.
+function whileVisible(open) {
+  let stream = null;
+  const onVisibility = () => {
+    if (document.hidden && stream) {
+      stream.close();
+      stream = null;
+    } else if (!document.hidden && !stream) {
+      stream = open();
+    }
+  };
+  document.addEventListener("visibilitychange", onVisibility);
+  onVisibility();
+  return {
+    close() {
+      document.removeEventListener("visibilitychange", onVisibility);
+      if (stream) stream.close();
+      stream = null;
+    },
+  };
+}
+
+// Follow a game's events while the page is visible; `changed()` runs (at most once at
+// a time) after events.
 function follow(gameId, changed) {
-  const stream = new EventSource("/api/v1/games/" + gameId + "/events");
   let busy = false;
   let again = false;
   const run = () => {
@@ -29,23 +56,26 @@ function follow(gameId, changed) {
       if (again) { again = false; run(); }
     });
   };
-  for (const name of ["game", "message", "presence"]) {
-    stream.addEventListener(name, run);
-  }
-  return stream;
+  return whileVisible(() => {
+    const stream = new EventSource("/api/v1/games/" + gameId + "/events");
+    for (const name of ["game", "message", "presence"]) {
+      stream.addEventListener(name, run);
+    }
+    return stream;
+  });
 }
 
 function gamePage(main) {
   const gameId = main.dataset.game;
   const live = document.getElementById("live");
   if (main.dataset.live === "yes") {
-    let first = true;
-    const stream = follow(gameId, (done) => {
-      if (first) { first = false; done(); return; } // the page already shows the game
+    let first = !document.hidden; // the page shows the game as its first event does
+    const follower = follow(gameId, (done) => {
+      if (first) { first = false; done(); return; }
       replaceWith(live, "/web/games/" + gameId + "/live", (answer) => {
         const status = answer.headers.get("X-Game-Status");
         if (status === "finished" || status === "cancelled") {
-          stream.close();
+          follower.close();
           window.location.reload(); // the finished page has the replay control
         }
         done();
@@ -83,17 +113,21 @@ function tvPage(main) {
   // to a server: one stream per board would leave none for the pictures).
   const figures = {};
   for (const figure of main.querySelectorAll("figure[data-game]")) {
-    figures[figure.dataset.game] = { figure: figure, seen: false };
+    // seen: shown as the game's first event shows it (not if the page loaded hidden)
+    figures[figure.dataset.game] = { figure: figure, seen: !document.hidden };
   }
   const ids = Object.keys(figures);
   if (ids.length) {
-    const stream = new EventSource("/api/v1/games/events?ids=" + ids.join(","));
-    stream.addEventListener("game", (event) => {
-      const found = figures[String(JSON.parse(event.data).id)];
-      if (!found) return;
-      if (!found.seen) { found.seen = true; return; } // the page already shows it
-      replaceWith(found.figure.querySelector(".board"),
-        "/api/v1/games/" + found.figure.dataset.game + "/board.svg?caption=false");
+    whileVisible(() => {
+      const stream = new EventSource("/api/v1/games/events?ids=" + ids.join(","));
+      stream.addEventListener("game", (event) => {
+        const found = figures[String(JSON.parse(event.data).id)];
+        if (!found) return;
+        if (!found.seen) { found.seen = true; return; } // the page already shows it
+        replaceWith(found.figure.querySelector(".board"),
+          "/api/v1/games/" + found.figure.dataset.game + "/board.svg?caption=false");
+      });
+      return stream;
     });
   }
   const pages = Number(main.dataset.pages);
@@ -107,7 +141,10 @@ function tvPage(main) {
 }
 
 function lobbyPage(main) {
-  setInterval(() => replaceWith(main, main.dataset.refresh), 5000);
+  // Refreshed every 5 s while visible, and at once when it shows again.
+  const refresh = () => replaceWith(main, main.dataset.refresh);
+  setInterval(() => { if (!document.hidden) refresh(); }, 5000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
