@@ -33,6 +33,7 @@ from corridorquest.engine.walls import (
 )
 
 KINDS = ("move", "jump", "wall")
+_SEATS = {seat.value: seat for seat in Seat}
 
 
 def _json_seat(seat: Seat | None) -> str:
@@ -149,12 +150,22 @@ class GameState:
             pawns = {
                 Seat(name): parse_square(text, state.size) for name, text in data["pawns"].items()
             }
+            # as `_add_wall` would place them, the move masks worked out once at the end
+            known = board.wall_actions
+            h = v = 0
             for text, seat_name in data["walls"]:
-                wall = parse_wall(text, state.size)
-                overlap = overlap_reason(board, state._h, state._v, wall)
+                action = known.get(text)
+                wall = action.wall if action is not None else parse_wall(text, state.size)
+                overlap = overlap_reason(board, h, v, wall)
                 if overlap:
                     raise ValueError(f"wall {wall} {overlap}")
-                state._add_wall(wall, Seat(seat_name))
+                if wall.orientation == "h":
+                    h |= 1 << board.slot(wall)
+                else:
+                    v |= 1 << board.slot(wall)
+                state.walls.append((wall, _SEATS.get(seat_name) or Seat(seat_name)))
+            state._h, state._v = h, v
+            state._masks = board.move_masks(h, v)
             walls_left = {Seat(name): int(n) for name, n in data["walls_left"].items()}
             state.passes = [(int(ply), Seat(name)) for ply, name in data["passes"]]
         except (KeyError, TypeError) as error:
