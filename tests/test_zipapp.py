@@ -248,8 +248,7 @@ def test_server_pyz_streams_a_game_through_its_stream_writer_process(
     pyz_server: PyzServer,
 ) -> None:
     # the writer is forked from inside the pex (Sanic's own multi-process mode is not)
-    helpers = children(pyz_server.pid)
-    assert len(helpers) == 1, helpers
+    assert len(children(pyz_server.pid, "cq-stream-write")) == 1
     api = pyz_server.url + "/api/v1"
     tokens = {name: insert_user(pyz_server.database_url, name) for name in ("pia", "quin")}
     with httpx.Client(base_url=api, timeout=10) as client:

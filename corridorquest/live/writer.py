@@ -342,6 +342,9 @@ def _helper(ctl: socket.socket) -> None:
     keep = ctl.fileno()
     os.closerange(3, keep)  # nothing of the server's: its database, its listening socket
     os.closerange(keep + 1, 1 << 16)
+    with contextlib.suppress(OSError):  # what `ps` and `top` show (15 characters at most)
+        with open("/proc/self/comm", "w") as comm:
+            comm.write("cq-stream-write")
     ctl.setblocking(False)
     conns: dict[int, _Conn] = {}
     by_fd: dict[int, _Conn] = {}

@@ -28,7 +28,7 @@ def test_the_writer_process_runs_beside_the_server_and_dies_with_it(tmp_path: Pa
     ) as server, httpx.Client(base_url=server.api, timeout=10) as client:
         tokens = {name: insert_user(server.database_url, name) for name in ("wen", "xia")}
         game = started_game(client, tokens)
-        (helper,) = children(server.process.pid)
+        (helper,) = children(server.process.pid, "cq-stream-write")
         with EventReader(f"{server.api}/games/{game['id']}/events", tokens["wen"]) as events:
             events.next("game")
             mover = tokens[game["turn_username"]]
@@ -46,7 +46,7 @@ def test_streams_of_a_lost_writer_end_and_new_streams_still_work(tmp_path: Path)
         tokens = {name: insert_user(server.database_url, name) for name in ("yul", "zed")}
         game = started_game(client, tokens)
         gid = game["id"]
-        (helper,) = children(server.process.pid)
+        (helper,) = children(server.process.pid, "cq-stream-write")
         with EventReader(f"{server.api}/games/{gid}/events", tokens["yul"]) as held:
             held.next("game")
             os.kill(helper, signal.SIGKILL)
@@ -89,7 +89,7 @@ def test_a_stalled_writer_holds_its_streams_updates_and_new_streams_go_inline(
         tokens = {name: insert_user(server.database_url, name) for name in ("cy", "dee")}
         game = started_game(client, tokens, invisible=True)  # (markers are for those)
         gid = game["id"]
-        (helper,) = children(server.process.pid)
+        (helper,) = children(server.process.pid, "cq-stream-write")
         with EventReader(f"{server.api}/games/{gid}/events", tokens["cy"]) as held:
             held.next("game")
             os.kill(helper, signal.SIGSTOP)

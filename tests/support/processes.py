@@ -14,16 +14,26 @@ def _stat(pid: int | str) -> list[str] | None:
         return None
 
 
-def children(pid: int) -> list[int]:
-    """The live processes whose parent is `pid` (zombies left out)."""
+def children(pid: int, name: str | None = None) -> list[int]:
+    """The live processes whose parent is `pid` (zombies left out); with `name`, those
+    whose command name (`ps`, /proc/PID/comm) it is: the server's helpers name themselves
+    cq-stream-write and cq-stream-look."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         fields = _stat(entry.name)
         if fields is not None and int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(entry.name))
+            if name is None or _comm(entry.name) == name:
+                found.append(int(entry.name))
     return found
+
+
+def _comm(pid: int | str) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return None
 
 
 def gone(pid: int, within: float) -> bool:
