@@ -100,3 +100,42 @@ def forget_all() -> None:
         _games.clear()
         _users.clear()
         _remote.clear()
+
+
+# The look process (corridorquest/live/looker.py) works out game views for the server's
+# streams but holds no stream itself: with each batch of looks the server sends it what
+# `online` answers from for those games, and it answers from that alone.
+
+Snapshot = tuple[dict[int, list[int]], list[int]]
+
+
+def snapshot(game_ids: Iterable[int]) -> Snapshot:
+    """(game id -> the users with a stream of it, here or in another process; the users
+    with a user stream anywhere), for `game_ids`."""
+    with _lock:
+        if not _games and not _users and not _remote:
+            return {}, []
+        now = time.monotonic()
+        fresh = [(g, u) for heard, g, u in _remote.values() if now - heard <= REMOTE_TTL]
+        games: dict[int, list[int]] = {}
+        for game_id in game_ids:
+            found = set(_games.get(game_id, ()))
+            for remote_games, _users_there in fresh:
+                found |= remote_games.get(game_id, set())
+            if found:
+                games[game_id] = sorted(found)
+        users = set(_users)
+        for _games_there, remote_users in fresh:
+            users |= remote_users
+        return games, sorted(users)
+
+
+def adopt(found: Snapshot) -> None:
+    """Answer `online` from `found` alone (in the look process)."""
+    games, users = found
+    with _lock:
+        _games.clear()
+        _games.update({game_id: Counter(uids) for game_id, uids in games.items()})
+        _users.clear()
+        _users.update(users)
+        _remote.clear()
