@@ -303,13 +303,6 @@ class Settings(BaseModel):
         "Linux), or if it dies, the server writes them. inline: the server writes them "
         "itself (one process).",
     )
-    stream_looker: Literal["process", "inline"] = Field(
-        "process",
-        description="process: a helper process, forked at start-up, works out what each "
-        "live stream is sent (reading the database through its own connection), keeping "
-        "that work off the server's event loop; where it cannot run, or if it dies or "
-        "stalls, the server works it out. inline: the server works it out itself.",
-    )
     scheduler_interval: Seconds = Field(
         60,
         description="How often the scheduler purges (cancelled games, expired codes, "

@@ -140,8 +140,7 @@ def pyz_server(built: Built) -> Iterator[PyzServer]:
             EMAIL_BACKEND="file",
             MAIL_DIR=str(home / "mail"),
             MOTD=MOTD,
-            STREAM_WRITER="process",  # (the helpers are forked inside the pex: tested below)
-            STREAM_LOOKER="process",
+            STREAM_WRITER="process",  # (forked from inside the pex: tested below)
         )
         log_path = home / "server.log"
         with open(log_path, "wb") as log:
@@ -245,12 +244,11 @@ def test_server_pyz_serves_the_web_pages_and_their_assets(pyz_server: PyzServer)
         assert answer.headers["content-type"].startswith(kind), path
 
 
-def test_server_pyz_streams_a_game_through_its_stream_helper_processes(
+def test_server_pyz_streams_a_game_through_its_stream_writer_process(
     pyz_server: PyzServer,
 ) -> None:
-    # the helpers are forked from inside the pex (Sanic's own multi-process mode is not)
+    # the writer is forked from inside the pex (Sanic's own multi-process mode is not)
     assert len(children(pyz_server.pid, "cq-stream-write")) == 1
-    assert len(children(pyz_server.pid, "cq-stream-look")) == 1
     api = pyz_server.url + "/api/v1"
     tokens = {name: insert_user(pyz_server.database_url, name) for name in ("pia", "quin")}
     with httpx.Client(base_url=api, timeout=10) as client:

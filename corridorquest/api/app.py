@@ -41,7 +41,6 @@ from corridorquest.api import (
 from corridorquest.api.errors import install_error_handler
 from corridorquest.api.json_encoding import dumps
 from corridorquest.live import start_live
-from corridorquest.live.looker import LookerProcess
 from corridorquest.live.writer import WriterProcess
 from corridorquest.notify.worker import start_notifications
 from corridorquest.scheduler import start_scheduler
@@ -131,11 +130,9 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
 
     @app.before_server_start
     async def open_services(app: Sanic[Any, Any]) -> None:
-        # first: the helpers are forked before any thread or database connection exists
+        # first: the helper is forked before any thread or database connection exists
         writer = WriterProcess.start() if settings.stream_writer == "process" else None
         app.ctx.stream_writer = writer
-        looker = LookerProcess.start(settings) if settings.stream_looker == "process" else None
-        app.ctx.stream_looker = looker
         ctx = ServiceContext.open(settings)
         # What exists now (modules, routes, the OpenAPI spec) lives as long as the server:
         # out of the collector's sight, a full collection no longer walks it (pauses that
@@ -153,7 +150,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         )
         log.info("database ready: %s", _redacted(settings.database_url))
         app.ctx.scheduler = start_scheduler(ctx)
-        app.ctx.live = await start_live(ctx, writer, looker)  # on PostgreSQL, the relay too
+        app.ctx.live = await start_live(ctx, writer)  # streams; on PostgreSQL, the relay
         # A request allocates thousands of containers that reference counting frees; the
         # default threshold (700) still ran a young collection every few requests, and the
         # older generations after them. Collections that rare keep p99 under load about a
@@ -183,9 +180,6 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         writer = getattr(app.ctx, "stream_writer", None)
         if writer is not None:
             await writer.close()
-        looker = getattr(app.ctx, "stream_looker", None)
-        if looker is not None:
-            await looker.close()
 
     return app
 

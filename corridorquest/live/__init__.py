@@ -5,8 +5,6 @@
   reaches the streams held by every other one;
 - `output.py`, `writer.py`: a stream's connection, written by the server or by the
   stream writer process (`WriterProcess.start()`, before anything else at start-up);
-- `looks.py`, `looker.py`: what a look works out for a game's streams, on the server's
-  event loop or in the look process (`LookerProcess.start()`, at start-up too);
 - `sse.py`: the wire format.
 
 `start_live(ctx)` starts them with the server; `LiveService.close()` ends every stream.
@@ -17,7 +15,6 @@ from __future__ import annotations
 import asyncio
 
 from corridorquest.live.hub import LiveHub
-from corridorquest.live.looker import LookerProcess
 from corridorquest.live.relay import Relay
 from corridorquest.live.writer import WriterProcess
 from corridorquest.services.context import ServiceContext
@@ -36,16 +33,10 @@ class LiveService:
             await self.relay.stop()
 
 
-async def start_live(
-    ctx: ServiceContext,
-    writer: WriterProcess | None = None,
-    looker: LookerProcess | None = None,
-) -> LiveService:
+async def start_live(ctx: ServiceContext, writer: WriterProcess | None = None) -> LiveService:
     if writer is not None:
         writer.attach(asyncio.get_running_loop())
-    if looker is not None:
-        looker.attach(asyncio.get_running_loop())
-    hub = LiveHub(ctx, writer, looker)
+    hub = LiveHub(ctx, writer)
     relay = None
     if not ctx.store.is_sqlite:  # SQLite: one process, the bus carries everything
         relay = Relay(ctx, hub)

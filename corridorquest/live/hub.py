@@ -40,8 +40,7 @@ from corridorquest.events import (
     MarkersChanged,
     PlayersInvited,
 )
-from corridorquest.live import looks, sse
-from corridorquest.live.looker import LookerProcess
+from corridorquest.live import sse
 from corridorquest.live.output import InlineOut, Out
 from corridorquest.live.writer import ConnectionOut, WriterProcess
 from corridorquest.services import live_views, presence
@@ -57,7 +56,6 @@ log = logging.getLogger("corridorquest.live")
 
 USER_EVENTS = (ActionPlayed, GameStarted, GameFinished, GameCancelled, PlayersInvited)
 RETRY_LOOK = 1.0  # seconds before a look that failed is made again
-LOOKER_BATCH = 24  # games in one batch of looks sent to the look process
 
 
 class Stream:
@@ -139,22 +137,15 @@ def _bound_kernel_buffer(transport: Any, limit: int) -> None:
 
 
 class LiveHub:
-    def __init__(
-        self,
-        ctx: ServiceContext,
-        writer: WriterProcess | None = None,
-        looker: LookerProcess | None = None,
-    ) -> None:
+    def __init__(self, ctx: ServiceContext, writer: WriterProcess | None = None) -> None:
         self.ctx = ctx
         self.settings = ctx.settings
         self.writer = writer  # None: the server writes the updates itself
-        self.looker = looker  # None: the server works them out itself
         self._games: dict[int, set[Stream]] = {}
         self._users: dict[int, set[Stream]] = {}
         self._count: dict[Any, int] = {}  # user id (or watcher's address) -> open streams
         self._dirty: dict[int, tuple[set[int], bool]] = {}  # game -> (view for, presence)
-        self._looking: asyncio.Task[None] | None = None  # sends the marked games' looks
-        self._out: set[int] = set()  # games whose look is out (see `_look`)
+        self._looker: asyncio.Task[None] | None = None  # looks at the marked games
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
         self.on_presence: Callable[[], None] | None = None  # the relay re-sends the list
@@ -335,99 +326,45 @@ class LiveHub:
             found[0].update(view_for)
             if presence_too and not found[1]:
                 self._dirty[game_id] = (found[0], True)
-        if self._looking is None:
-            self._looking = asyncio.get_running_loop().create_task(self._look())
+        if self._looker is None:
+            self._looker = asyncio.get_running_loop().create_task(self._look())
 
     async def _look(self) -> None:
-        """Send the marked games to be looked at, those marked in one turn of the loop in
-        one batch. A game whose look is out waits for it to land (its streams' cursors move
-        on then); other games do not: with the look process, the next batch goes out
-        without waiting for the answer to the last."""
+        """Look at every marked game, in one read transaction per turn of the loop."""
         try:
             while self._dirty and not self._closing:
                 await asyncio.sleep(0)  # let this turn's other changes join the look
-                ready = [game_id for game_id in self._dirty if game_id not in self._out]
-                if not ready:
-                    return  # every marked game has its look out: the landing looks again
-                work: list[tuple[list[Stream], looks.Look]] = []
-                for game_id in ready:
-                    view_for, presence_too = self._dirty.pop(game_id)
+                dirty, self._dirty = self._dirty, {}
+                work = []
+                for game_id, (view_for, presence_too) in dirty.items():
                     streams = [s for s in self._games.get(game_id, ()) if s.cursor is not None]
                     if streams:
-                        readers = [
-                            looks.reader(s.user.id, s.user.is_admin, s.code, s.plain, s.cursor)  # type: ignore[arg-type]
-                            for s in streams
-                        ]
-                        work.append((streams, (game_id, readers, list(view_for), presence_too)))
+                        work.append((game_id, streams, view_for, presence_too))
                 if not work:
                     continue
-                self._out.update(look[0] for _, look in work)
-                if self.looker is not None and self.looker.alive:
-                    self._spawn(self._look_batch(work))
-                else:
-                    await self._look_batch(work)
-        finally:
-            self._looking = None
-
-    async def _look_batch(self, work: list[tuple[list[Stream], looks.Look]]) -> None:
-        """Work out a batch of looks and put what it found to the streams. To the look
-        process in small parts: the first games' updates go out while it works on the
-        rest."""
-        try:
-            parts = [work]
-            sent: list[asyncio.Future[list[looks.Answer] | None] | None] = [None]
-            if self.looker is not None and self.looker.alive:
-                parts = [work[i : i + LOOKER_BATCH] for i in range(0, len(work), LOOKER_BATCH)]
-                sent = [self._send_looks(part) for part in parts]
-            for part, out in zip(parts, sent, strict=True):
-                answers = await out if out is not None else None
-                if answers is None:  # no look process (any more): work them out here
-                    answers = await self._work_out_here([look for _, look in part])
-                for (streams, look), answer in zip(part, answers, strict=True):
-                    if answer is None:  # the database busy or away: look again soon
+                try:
+                    looked = await self.ctx.store.transaction(self._work_all, work)
+                except Exception as error:  # the database busy or away: look again soon
+                    log.warning("live update of %d games failed (%s); retrying", len(work), error)
+                    looked = [(item, None) for item in work]
+                for (game_id, _streams, view_for, presence_too), sent in looked:
+                    if sent is None:
                         asyncio.get_running_loop().call_later(
-                            RETRY_LOOK, self._mark, look[0], set(look[2]), look[3]
+                            RETRY_LOOK, self._mark, game_id, view_for, presence_too
                         )
                         continue
-                    self._deliver(streams, *answer)
+                    for members, chunk, cursor in sent:
+                        if chunk is None:  # gone, or no longer visible to the readers
+                            for stream in members:
+                                stream.end()
+                            continue
+                        if cursor is not None:
+                            for stream in members:
+                                stream.cursor = cursor
+                        if chunk:
+                            self._put_all(members, chunk)
         finally:
-            for _, look in work:
-                self._out.discard(look[0])
-            if self._dirty and self._looking is None and not self._closing:
-                self._looking = asyncio.get_running_loop().create_task(self._look())
-
-    def _send_looks(
-        self, part: list[tuple[list[Stream], looks.Look]]
-    ) -> asyncio.Future[list[looks.Answer] | None] | None:
-        assert self.looker is not None
-        batch = [look for _, look in part]
-        return self.looker.look(batch, presence.snapshot([look[0] for look in batch]))
-
-    async def _work_out_here(self, batch: list[looks.Look]) -> list[looks.Answer]:
-        """The answers to a batch of looks, worked out on this event loop."""
-        try:
-            return await self.ctx.store.transaction(looks.work_out, batch)
-        except Exception as error:  # the database busy or away: look again soon
-            log.warning("live update of %d games failed (%s); retrying", len(batch), error)
-            return [None] * len(batch)
-
-    def _deliver(
-        self, streams: list[Stream], unplain: list[int], groups: list[looks.Group]
-    ) -> None:
-        for index in unplain:
-            streams[index].plain = False
-        for indexes, chunk, cursor in groups:
-            members = [streams[i] for i in indexes]
-            if chunk is None:  # gone, or no longer visible to the readers
-                for stream in members:
-                    stream.end()
-                continue
-            if cursor is not None:
-                moved = looks.cursor_of(cursor)
-                for stream in members:
-                    stream.cursor = moved
-            if chunk:
-                self._put_all(members, chunk)
+            self._looker = None
 
     def _put_all(self, streams: list[Stream], chunk: bytes) -> None:
         """`Stream.put` to each; the connections of the writer process in one call."""
@@ -439,6 +376,53 @@ class LiveHub:
             for stream in streams:
                 if stream.wire is None:
                     stream.put(chunk)
+
+    @classmethod
+    def _work_all(cls, work: list[tuple[int, list[Stream], set[int], bool]]) -> list[Any]:
+        """Inside a read transaction: `(item, groups)` for each game of `work`, the groups
+        None when its look failed (it is looked at again later)."""
+        looked: list[Any] = []
+        for item in work:
+            try:
+                looked.append((item, cls._work(*item)))
+            except Exception as error:
+                log.warning("live update of game %s failed (%s); retrying", item[0], error)
+                looked.append((item, None))
+        return looked
+
+    @staticmethod
+    def _work(
+        game_id: int, streams: list[Stream], view_for: set[int], presence_too: bool
+    ) -> list[tuple[list[Stream], bytes | None, Cursor | None]]:
+        """Inside a read transaction: each group of streams and its chunk."""
+        loaded = live_views.game_for_streams(game_id)
+        if loaded is None:
+            return [(list(streams), None, None)]
+        public = not loaded.game.private
+        players = {player.user_id for player in loaded.players}
+        groups: dict[tuple[Any, ...], list[Stream]] = {}
+        for stream in streams:
+            uid = stream.user.id
+            if stream.plain and (not public or uid in players or stream.user.is_admin):
+                stream.plain = False  # joined, or a private game: its own updates from now
+            key = ("spectators", stream.cursor) if stream.plain else (uid, stream.cursor)
+            groups.setdefault(key, []).append(stream)
+        online = live_views.online_view(loaded) if presence_too else None
+        out: list[tuple[list[Stream], bytes | None, Cursor | None]] = []
+        for members in groups.values():
+            first = members[0]
+            assert first.cursor is not None
+            if not live_views.may_watch(loaded, first.user, first.code):
+                out.append((members, None, None))
+                continue
+            update = live_views.catch_up(
+                loaded, first.user.id, first.cursor, view=first.user.id in view_for
+            )
+            items = update.items
+            if online is not None:
+                items = [*items, ("presence", str(update.cursor), online)]
+            out.append((members, sse.events(items), update.cursor))
+        return out
 
     async def _to_users(self, event: Event) -> None:
         listening = set(self._users)
@@ -461,7 +445,7 @@ class LiveHub:
             for members in list(registry.values()):
                 for stream in list(members):
                     stream.end()
-        tasks = [*self._tasks, *([self._looking] if self._looking is not None else [])]
+        tasks = [*self._tasks, *([self._looker] if self._looker is not None else [])]
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -90,15 +90,8 @@ def loaded_in_transaction(game_id: int, revision: int) -> LoadedGame | None:
 
 def can_see(loaded: LoadedGame, user: CurrentUser, invitation_code: str | None = None) -> bool:
     """Public games: every user. Private: its players, system admins, or the right code."""
-    return can_see_as(loaded, user.id, user.is_admin, invitation_code)
-
-
-def can_see_as(
-    loaded: LoadedGame, user_id: int, is_admin: bool, invitation_code: str | None = None
-) -> bool:
-    """`can_see` for a user known by its id and admin flag (a live stream's reader)."""
     game = loaded.game
-    if not game.private or is_admin or loaded.is_player(user_id):
+    if not game.private or user.is_admin or loaded.is_player(user.id):
         return True
     return bool(invitation_code) and invitation_code == game.invitation_code
 

@@ -35,7 +35,7 @@ from corridorquest.events import (
 from corridorquest.services import presence, view_cache
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound, Unprocessable
-from corridorquest.services.game_access import LoadedGame, can_see_as, load_game
+from corridorquest.services.game_access import LoadedGame, can_see, load_game
 from corridorquest.services.game_list import active_games
 from corridorquest.services.game_views import game_view, history_view, summary_view
 from corridorquest.services.messages import (
@@ -144,11 +144,9 @@ def game_for_streams(game_id: int) -> LoadedGame | None:
         return None
 
 
-def may_watch(
-    loaded: LoadedGame, user_id: int, is_admin: bool, invitation_code: str | None
-) -> bool:
+def may_watch(loaded: LoadedGame, user: CurrentUser, invitation_code: str | None) -> bool:
     """Who may watch is who may `GET` the game: players, anyone for a public game."""
-    return can_see_as(loaded, user_id, is_admin, invitation_code)
+    return can_see(loaded, user, invitation_code)
 
 
 def plain_spectator(loaded: LoadedGame, user: CurrentUser) -> bool:

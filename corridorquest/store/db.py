@@ -395,15 +395,6 @@ class Store:
         with self.db.connection_context(), self.db.atomic():
             return _with_memo(fn, args, kwargs)
 
-    def read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run `fn` in one transaction that only reads, synchronously, taking no write
-        lock (the live look process, which never writes: corridorquest/live/looker.py)."""
-        if self.is_sqlite:
-            with self.db.atomic():  # BEGIN DEFERRED: a snapshot of the last commit
-                return _with_memo(fn, args, kwargs)
-        with self.db.connection_context(), self.db.atomic():
-            return _with_memo(fn, args, kwargs)
-
     async def transaction(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run `fn` in one transaction: inline on SQLite (group commit), in the pool on PostgreSQL.
 
