@@ -27,7 +27,7 @@ from client.errors import CqError, InputError
 APP_NAME = "corridorquest"
 DEFAULT_PROFILE = "default"
 DEFAULT_SERVER_URL = "http://localhost:3000"
-PROFILE_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+PROFILE_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 
 
 def config_dir() -> Path:
@@ -66,7 +66,7 @@ class Profile:
 
 def check_profile_name(name: str) -> str:
     """A profile name is a file name: letters, digits, ``_``, ``-``, ``.``."""
-    if not PROFILE_NAME_RE.match(name):
+    if not PROFILE_NAME_RE.fullmatch(name):  # ($ would let a final newline through)
         raise InputError(
             f"{name!r} is not a valid profile name (letters, digits, '_', '-', '.'; "
             "at most 40, starting with a letter or digit)",

@@ -54,7 +54,7 @@ def test_switch_to_unknown_profile_is_refused_and_changes_nothing(config_dir: Pa
     assert store.current_name() == "default"
 
 
-@pytest.mark.parametrize("name", ["../evil", "", "a/b", "-x", "x" * 41])
+@pytest.mark.parametrize("name", ["../evil", "", "a/b", "-x", "x" * 41, "home\n", "home\n.json"])
 def test_profile_names_must_be_plain_file_names(config_dir: Path, name: str) -> None:
     with pytest.raises(CqError, match="not a valid profile name"):
         ProfileStore().path(name)
