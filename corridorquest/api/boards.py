@@ -14,7 +14,6 @@ from typing import Any
 from pydantic import Field
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, raw
-from sanic_ext import openapi
 
 from corridorquest.api.auth import services, watcher
 from corridorquest.api.docs import documented, query_parameters
@@ -63,8 +62,8 @@ async def _view(request: Request, user: CurrentUser, game_id: int) -> dict[str, 
     tag=TAG,
     ok=(200, None),
     errors=(404, 409, 422),
+    media=("image/svg+xml", "the board: an SVG document"),
 )
-@openapi.response(200, {"image/svg+xml": str}, "the board: an SVG document")
 @query_parameters(BoardQuery)
 async def board(request: Request, game_id: int) -> HTTPResponse:
     user = await watcher(request)  # public games: anybody, when the server allows it

@@ -42,16 +42,22 @@ def documented(
     errors: Sequence[int] = (),
     secured: bool = True,
     description: str | None = None,
+    media: tuple[str, str] | None = None,
 ) -> Callable[[F], F]:
-    """Document an endpoint: summary, request body model, success and error answers."""
+    """Document an endpoint: summary, request body model, success and error answers.
+
+    `media`: (content type, what it is) of a success answer that is not JSON (a picture,
+    an event stream); without it and without a model the success answer has no body.
+    """
     status, model = ok
-    responses = [
-        Response(
-            {"application/json": schema_ref(model)} if model else None,
-            status=status,
-            description="success",
-        )
-    ]
+    content: dict[str, Any] = {}  # no body (None would document one of any type)
+    text = "success"
+    if model is not None:
+        content = {"application/json": schema_ref(model)}
+    elif media is not None:
+        content = {media[0]: {"schema": {"type": "string"}}}
+        text = media[1]
+    responses = [Response(content, status=status, description=text)]
     codes = sorted(set(errors) | ({400, 401} if secured else {400}))
     for code in codes:
         responses.append(

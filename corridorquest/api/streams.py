@@ -127,6 +127,7 @@ def _chunked(request: Request) -> bool:
     tag=TAG,
     ok=(200, None),
     errors=(404, 422, 429),
+    media=("text/event-stream", "a stream of server-sent events"),
 )
 @query_parameters(StreamQuery)
 async def game_events(request: Request, game_id: int) -> Any:
@@ -159,6 +160,7 @@ class ManyQuery(BaseModel):
     tag=TAG,
     ok=(200, None),
     errors=(404, 422, 429),
+    media=("text/event-stream", "a stream of server-sent events"),
 )
 @query_parameters(ManyQuery)
 async def many_games_events(request: Request) -> Any:
@@ -196,6 +198,7 @@ async def many_games_events(request: Request) -> Any:
     tag=TAG,
     ok=(200, None),
     errors=(429,),
+    media=("text/event-stream", "a stream of server-sent events"),
 )
 async def user_events(request: Request) -> HTTPResponse | None:
     user = await require_user(request)

@@ -68,6 +68,16 @@ def test_openapi_documents_every_api_route_with_schemas_and_errors(
             for code in errors:
                 ref = responses[code]["content"]["application/json"]["schema"]["$ref"]
                 assert ref == "#/components/schemas/ErrorOut"
+            for code in ok:  # what a client gets: a content type, never "anything"
+                assert "*/*" not in responses[code].get("content", {}), f"{method} {path}"
+    answers = {
+        "/api/v1/games/{game_id}/board.svg": "image/svg+xml",
+        "/api/v1/games/{game_id}/events": "text/event-stream",
+        "/api/v1/games/events": "text/event-stream",
+        "/api/v1/users/me/events": "text/event-stream",
+    }
+    for path, media in answers.items():
+        assert list(paths[path]["get"]["responses"]["200"]["content"]) == [media], path
     play = paths["/api/v1/games/{game_id}/actions"]["post"]
     body_ref = play["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     assert schemas[body_ref.rsplit("/", 1)[1]]["properties"]["type"]["enum"] == [
