@@ -398,15 +398,20 @@ class LiveHub:
         loaded = live_views.game_for_streams(game_id)
         if loaded is None:
             return [(list(streams), None, None)]
-        public = not loaded.game.private
+        private = loaded.game.private
         players = {player.user_id for player in loaded.players}
-        groups: dict[tuple[Any, ...], list[Stream]] = {}
+        # the plain spectators by their cursor, every other stream by (user, cursor)
+        groups: dict[Any, list[Stream]] = {}
         for stream in streams:
-            uid = stream.user.id
-            if stream.plain and (not public or uid in players or stream.user.is_admin):
-                stream.plain = False  # joined, or a private game: its own updates from now
-            key = ("spectators", stream.cursor) if stream.plain else (uid, stream.cursor)
-            groups.setdefault(key, []).append(stream)
+            plain = stream.plain
+            if plain and (private or stream.user.id in players or stream.user.is_admin):
+                stream.plain = plain = False  # joined, or private: its own updates from now
+            key = stream.cursor if plain else (stream.user.id, stream.cursor)
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [stream]
+            else:
+                group.append(stream)
         online = live_views.online_view(loaded) if presence_too else None
         out: list[tuple[list[Stream], bytes | None, Cursor | None]] = []
         for members in groups.values():

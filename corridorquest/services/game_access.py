@@ -75,6 +75,19 @@ def load_game(game_id: int, *, lock: bool = False) -> LoadedGame:
     return loaded
 
 
+def read_game(game_id: int) -> LoadedGame:
+    """As `load_game`, for a reader that changes nothing of what it is given: a live
+    stream's look, once per change of every watched game. Its game, players and position
+    may be the ones this process remembers (game_cache.read, state_cache.parse without a
+    copy), shared with every other such reader; 404 game_not_found."""
+    found = game_cache.read(game_id) or game_with_players(game_id)
+    if found is None:
+        raise not_found(game_id)
+    game, players = found
+    state = state_cache.parse(game.state, copy=False) if game.state else None
+    return LoadedGame(game=game, players=players, state=state)
+
+
 def loaded_in_transaction(game_id: int, revision: int) -> LoadedGame | None:
     """The game this transaction loaded last, if it is still at `revision` in memory.
 

@@ -40,6 +40,7 @@ class _Entry(NamedTuple):
     version: GameVersion
     game: dict[str, Any]  # the game row's values by field name
     players: tuple[tuple[dict[str, Any], dict[str, Any]], ...]  # (player row, its user's)
+    instances: tuple[Game, tuple[GamePlayer, ...]]  # the write's own, which `read` hands out
 
 
 _cache: OrderedDict[int, _Entry] = OrderedDict()  # by game id
@@ -49,7 +50,8 @@ _lock = threading.Lock()
 def remember(game: Game, players: list[GamePlayer]) -> None:
     """Call after the write that left `game` and `players` as they are has committed.
 
-    The cache keeps their values (not copies): the caller must not change them any more.
+    The cache keeps their values and the instances themselves (not copies): the caller
+    must not change them any more.
     On PostgreSQL nothing is kept (`load` would not use it).
     """
     if not fast.is_sqlite():
@@ -58,6 +60,7 @@ def remember(game: Game, players: list[GamePlayer]) -> None:
         version_of(game, players),
         game.__data__,
         tuple((p.__data__, p.user.__data__) for p in players),
+        (game, tuple(players)),
     )
     with _lock:
         _cache[game.id] = entry
@@ -66,18 +69,43 @@ def remember(game: Game, players: list[GamePlayer]) -> None:
             _cache.popitem(last=False)
 
 
-def load(game_id: int) -> tuple[Game, list[GamePlayer]] | None:
-    """The remembered game and players, if they are still the stored ones; else None.
-
-    Runs one statement when something is remembered of the game (inside the caller's
-    transaction), none otherwise. SQLite only (None on PostgreSQL).
-    """
+def _current(game_id: int) -> _Entry | None:
+    """The game's entry if it is still the stored game (one statement; SQLite only)."""
     with _lock:
         entry = _cache.get(game_id)
     if entry is None or not fast.is_sqlite():
         return None
     if game_version(game_id) != entry.version:
         return None
+    return entry
+
+
+def read(game_id: int) -> tuple[Game, list[GamePlayer]] | None:
+    """As `load`, for a reader that changes nothing it is given (a live stream's look,
+    once per change of a watched game): the very instances the write left (which is done
+    with them, see `remember`), not copies. Changing one would change what the next
+    reader sees."""
+    entry = _current(game_id)
+    if entry is None:
+        return None
+    game, players = entry.instances
+    return game, list(players)
+
+
+def load(game_id: int) -> tuple[Game, list[GamePlayer]] | None:
+    """The remembered game and players, if they are still the stored ones; else None.
+
+    Runs one statement when something is remembered of the game (inside the caller's
+    transaction), none otherwise. SQLite only (None on PostgreSQL).
+    """
+    entry = _current(game_id)
+    if entry is None:
+        return None
+    return _build(entry)
+
+
+def _build(entry: _Entry) -> tuple[Game, list[GamePlayer]]:
+    """Fresh instances of the entry's values (copies: the caller may change them)."""
     players = []
     for player_data, user_data in entry.players:
         player = fast.instance(GamePlayer, dict(player_data))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from corridorquest.engine import CLOCKWISE, GameState, Seat, wall_cost
 from corridorquest.services import presence
@@ -205,29 +205,85 @@ def _pawns_view(state: GameState | None) -> dict[str, str]:
     return {s.value: str(sq) for s, sq in state.pawns.items()} if state else {}
 
 
+class Board(NamedTuple):
+    """What a game view showed at one revision to the viewers of one `board_key`
+    (services.visibility): the whole view with the viewer's own fields left None, and the
+    usernames it was made with (a rename moves no revision on). `play` keeps the one of
+    its answer (view_cache, once the move has committed): the live streams' look at the
+    same revision then shows the spectators the board the mover's answer worked out."""
+
+    key: tuple[Any, ...]
+    names: dict[int, str]
+    view: dict[str, Any]
+
+
 def game_view(
     loaded: LoadedGame,
     viewer_id: int,
     last_actions: Sequence[GameAction | ActionRow] | None = None,
     open_offers: Sequence[Sequence[Any]] | None = None,
+    board: Board | None = None,
+    keep: list[Board] | None = None,
 ) -> dict[str, Any]:
     """The game as `viewer_id` may see it (docs/api.md, Games).
 
     `last_actions` (its last LAST_ACTIONS actions) and `open_offers` (its
-    `open_offer_rows`): what the caller already has, else they are read.
+    `open_offer_rows`): what the caller already has, else they are read. `board`: a
+    `Board` of this game at its revision, used when the viewer sees that board (its
+    visibility's `board_key` and the names are the same). `keep`: a list the view's own
+    `Board` is added to, when it names only the players.
     """
+    game = loaded.game
+    row = game.__data__.get
+    roster = _Roster(loaded.players, viewer_id)
+    visibility = roster.visibility(game)
+    viewer = roster.viewer
+    key = visibility.board_key
+    if board is not None and board.key == key and board.names == roster.names:
+        view = board.view.copy()  # (its lists are shared: nobody changes a view's lists)
+    else:
+        if last_actions is None:
+            last_actions = recent_actions(row("id"), LAST_ACTIONS)
+        view = _board_view(loaded, roster, visibility, last_actions)
+        if keep is not None and _names_only_players(row, roster, last_actions):
+            keep.append(Board(key, dict(roster.names), view.copy()))
+    # the viewer's own
+    view["invitation_code"] = row("invitation_code") if viewer is not None else None
+    view["markers"] = markers_of(loaded, visibility)
+    view["offers"] = offers_view(loaded, viewer_id, roster.names, open_offers)
+    # only the viewer's own balance: others' would tell wall counts in masked games
+    view["trade_balance"] = viewer.trade_balance if viewer is not None else None
+    # the players holding a live stream open (services.presence)
+    view["online"] = [roster.names[uid] for uid in presence.online(row("id"), roster.names)]
+    return view
+
+
+def _names_only_players(
+    row: Any, roster: _Roster, last_actions: Sequence[GameAction | ActionRow]
+) -> bool:
+    """A board names nobody but the players: the roster's names tell it is still true."""
+    names = roster.names
+    return (
+        not row("cancel_reason")
+        and row("admin") in names
+        and all(action.user_id in names for action in last_actions)
+    )
+
+
+def _board_view(
+    loaded: LoadedGame,
+    roster: _Roster,
+    visibility: Visibility,
+    last_actions: Sequence[GameAction | ActionRow],
+) -> dict[str, Any]:
+    """A game view with the viewer's own fields None (`game_view` fills them in)."""
     game = loaded.game
     # The row's values by field name (what `game.<field>` reads; a foreign key: the id):
     # peewee's field descriptors cost ~0.2 us a read, and a view reads some twenty.
     row = game.__data__.get
     state = loaded.state
     status = row("status")
-    roster = _Roster(loaded.players, viewer_id)
-    visibility = roster.visibility(game)
-    viewer = roster.viewer
     turn = state.turn if state is not None and status == "started" else None
-    if last_actions is None:
-        last_actions = recent_actions(row("id"), LAST_ACTIONS)
     return {
         "id": row("id"),
         "status": status,
@@ -238,7 +294,7 @@ def game_view(
         "invisible": row("invisible"),
         "private": row("private"),
         "admin": _admin_name(row("admin"), roster),
-        "invitation_code": row("invitation_code") if viewer is not None else None,
+        "invitation_code": None,
         "seats": _seats_view(loaded, visibility, roster),
         "waiting_players": loaded.usernames if status == "waiting" else [],
         "turn": turn.value if turn is not None else None,
@@ -246,15 +302,13 @@ def game_view(
         "winner": roster.at(state.winner) if state is not None else None,
         "pawns": _pawns_view(state),
         "walls": _walls_view(loaded, visibility),
-        "markers": markers_of(loaded, visibility),
+        "markers": None,
         "wall_cost": _wall_cost(row("size"), row("players")),
-        "offers": offers_view(loaded, viewer_id, roster.names, open_offers),
-        # only the viewer's own balance: others' would tell wall counts in masked games
-        "trade_balance": viewer.trade_balance if viewer is not None else None,
+        "offers": None,
+        "trade_balance": None,
         "last_actions": _history(last_actions, roster.names, visibility),
         "scores": roster.scores,
-        # the players holding a live stream open (services.presence)
-        "online": [roster.names[uid] for uid in presence.online(row("id"), roster.names)],
+        "online": None,
         "cancel_reason": _cancel_reason(row("cancel_reason"), roster),
         "created_at": iso(row("created_at")),
         "started_at": iso(row("started_at")),

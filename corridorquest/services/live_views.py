@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from corridorquest.events import (
     ActionPlayed,
@@ -35,7 +35,7 @@ from corridorquest.events import (
 from corridorquest.services import presence, view_cache
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound, Unprocessable
-from corridorquest.services.game_access import LoadedGame, can_see, load_game
+from corridorquest.services.game_access import LoadedGame, can_see, read_game
 from corridorquest.services.game_list import active_games
 from corridorquest.services.game_views import game_view, history_view, summary_view
 from corridorquest.services.messages import (
@@ -45,15 +45,18 @@ from corridorquest.services.messages import (
     message_for,
     messages_since,
 )
-from corridorquest.store.game_rows import actions_from
+from corridorquest.store.game_rows import ActionRow, actions_from
 
 _CURSOR = re.compile(r"(\d{1,18})(?:\.(\d{1,18}))?")
 
 Item = tuple[str, str, dict[str, Any]]  # event name, id, data
 
 
-@dataclass(frozen=True)
-class Cursor:
+class Cursor(NamedTuple):
+    """A NamedTuple, not a dataclass: the hub groups the streams of a game by their
+    cursors on every look, and a tuple's hash and equality cost a fraction of a
+    dataclass's (which are Python functions)."""
+
     revision: int
     messages: int  # the reader's number of the last message sent (0: none)
     row: int | None = None  # that message's row id, once known (never sent to a client)
@@ -88,10 +91,18 @@ def _actions_after(
 ) -> list[tuple[int, dict[str, Any]]]:
     """`(revision it made, history entry)` of each action after `revision`."""
     game = loaded.game
-    played = loaded.state.ply if loaded.state is not None else 0
-    # every action moved the revision on by one: at most this many are newer
-    first = max(1, played - (game.revision - revision) + 1)
-    found = [(made, row) for made, row in actions_from(game.id, first) if (made or 0) > revision]
+    known = view_cache.get(game.id, game.seed, game.revision)
+    found: list[tuple[int | None, ActionRow]]
+    if known is not None and known.made == game.revision == revision + 1:
+        # one revision on, made by the last action this process remembers (the move of
+        # the look's own change, most of the time): that action is the one newer
+        found = [(known.made, known.actions[-1])]
+    else:
+        played = loaded.state.ply if loaded.state is not None else 0
+        # every action moved the revision on by one: at most this many are newer
+        first = max(1, played - (game.revision - revision) + 1)
+        newer = actions_from(game.id, first)
+        found = [(made, row) for made, row in newer if (made or 0) > revision]
     if not found:
         return []
     entries = history_view(loaded, [row for _, row in found], viewer_id)
@@ -104,7 +115,7 @@ def _view(loaded: LoadedGame, viewer_id: int) -> dict[str, Any]:
     known = view_cache.get(game.id, game.seed, game.revision)
     if known is None:
         return game_view(loaded, viewer_id)
-    return game_view(loaded, viewer_id, known.actions, known.offers)
+    return game_view(loaded, viewer_id, known.actions, known.offers, known.board)
 
 
 def catch_up(loaded: LoadedGame, viewer_id: int, cursor: Cursor, view: bool = False) -> CatchUp:
@@ -137,9 +148,10 @@ def first_update(
 
 
 def game_for_streams(game_id: int) -> LoadedGame | None:
-    """The game, None once it is gone (a cancelled game purged)."""
+    """The game, None once it is gone (a cancelled game purged); what the look is given
+    must not be changed (`read_game`)."""
     try:
-        return load_game(game_id)
+        return read_game(game_id)
     except NotFound:
         return None
 

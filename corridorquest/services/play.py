@@ -32,6 +32,7 @@ from corridorquest.services.game_access import (
 )
 from corridorquest.services.game_views import (
     LAST_ACTIONS,
+    Board,
     game_view,
     history_view,
     visibility_for,
@@ -82,7 +83,7 @@ async def play(
     if kind not in ACTION_TYPES:
         raise Unprocessable("invalid_notation", f"{kind}: the type is move, jump or wall")
     # What the answer's view showed, for view_cache once the move has committed.
-    shown: list[tuple[int, int, int, list[ActionRow], Any, int]] = []
+    shown: list[tuple[int, int, int, list[ActionRow], Any, int, list[Board]]] = []
     written: list[LoadedGame] = []  # the game as the move left it, for game_cache
 
     def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
@@ -169,13 +170,20 @@ async def play(
             game.turn_since = now
             game.reminded_at = None
             fast.update(game, "state", "revision", "turn_user", "turn_since", "reminded_at")
-        shown.append((game.id, game.seed, game.revision, last_actions, offers, since))
+        boards: list[Board] = []
+        answer = game_view(loaded, user.id, last_actions, offers, keep=boards)
+        shown.append((game.id, game.seed, game.revision, last_actions, offers, since, boards))
         written.append(loaded)
-        return 201, game_view(loaded, user.id, last_actions, offers)
+        return 201, answer
 
     result = await run_write(ctx, user, key, f"POST /games/{game_id}/actions", write)
     if shown:  # committed: the next move of this game may build its view from it
-        view_cache.remember(*shown[-1])
+        game_id, seed, revision, last_actions, offers, since, boards = shown[-1]
+        view_cache.remember(
+            game_id, seed, revision, last_actions, offers, since,
+            made=revision,  # the last action is the move's
+            board=boards[0] if boards else None,
+        )
     if written:  # ... and need not read the game with its players again
         game_cache.remember(written[-1].game, written[-1].players)
     return result

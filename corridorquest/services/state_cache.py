@@ -32,14 +32,17 @@ def _remember(text: str, state: GameState) -> None:
             _cache.popitem(last=False)
 
 
-def parse(text: str) -> GameState:
-    """The position stored as `text` (ValueError when it is not one), a fresh copy."""
+def parse(text: str, copy: bool = True) -> GameState:
+    """The position stored as `text` (ValueError when it is not one), a fresh copy.
+
+    `copy=False`, for a reader that changes nothing (a live stream's look): the cached
+    position itself when there is one (it may still learn distances: they are shared)."""
     with _lock:
         cached = _cache.get(text)
         if cached is not None:
             _cache.move_to_end(text)
     if cached is not None:
-        return cached.copy()
+        return cached.copy() if copy else cached
     state = GameState.from_dict(json.loads(text))
     _remember(text, state.copy())
     return state

@@ -34,6 +34,8 @@ MAX_ENTRIES = 4096  # far more games than are played at once; a few MB at most
 class GameExtras(NamedTuple):
     actions: tuple[ActionRow, ...]  # the last actions, oldest first
     offers: tuple[tuple[Any, ...], ...]  # `offer_views.open_offer_rows` rows
+    made: int | None = None  # the revision the last of `actions` made (None: not known)
+    board: Any = None  # the `game_views.Board` of the write's answer (None: none)
 
 
 _Key = tuple[int, int, int]  # game id, seed, revision
@@ -73,10 +75,14 @@ def remember(
     actions: Sequence[ActionRow],
     offers: Sequence[Sequence[Any]],
     since: int = 0,
+    made: int | None = None,
+    board: Any = None,
 ) -> None:
     """Call after the write that brought the game to `revision` has committed; `since`:
-    the `token` taken when that write started."""
-    entry = GameExtras(tuple(actions), tuple(tuple(row) for row in offers))
+    the `token` taken when that write started; `made`: the revision the last of `actions`
+    made, when the write knows it (a move: `revision`, its own action); `board`: the board
+    its answer showed (`game_views.Board`)."""
+    entry = GameExtras(tuple(actions), tuple(tuple(row) for row in offers), made, board)
     with _lock:
         if _forgotten.get(game_id, 0) != since:
             return

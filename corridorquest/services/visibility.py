@@ -74,6 +74,14 @@ class Visibility:
             f"revealed={self.revealed!r}, viewer_seat={self.viewer_seat!r})"
         )
 
+    @property
+    def board_key(self) -> tuple[bool, bool, bool, Seat | None]:
+        """Viewers of one game whose keys are equal see the same board and history (all
+        of a game view but what is the viewer's own: its code, balance, offers, markers).
+        The seat matters only where the rules hide the other players' walls."""
+        seat = self.viewer_seat if self.hides_others_walls else None
+        return (self.masked, self.invisible, self.revealed, seat)
+
     def own(self, seat: Seat | str | None) -> bool:
         viewer = self.viewer_seat
         if seat is None or viewer is None:

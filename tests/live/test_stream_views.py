@@ -1,0 +1,79 @@
+"""A stream's `game` event is the game exactly as `GET /games/{id}` shows it to its reader.
+
+The live look builds a spectator's view from what this process remembers of the move
+(the board its answer worked out, the game as it left it: services/game_views.Board,
+game_cache.read) rather than from scratch. These tests play whole games in every mode,
+walls included, and compare after every action what each stream got (a spectator and
+both players) with what GET answers the same reader at that revision: a board kept for
+the wrong reader (an invisible wall, a masked owner) or a stale one would differ.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.api.mode_helpers import act, best_step, pick_wall, start
+from tests.support.games import get_game
+from tests.support.server import RunningServer
+from tests.support.sse import EventReader
+from tests.support.users import insert_user
+
+MODES = {
+    "open": {},
+    "masked": {"masked": True},
+    "invisible": {"invisible": True},
+    "masked_invisible": {"masked": True, "invisible": True},
+}
+
+
+def _without_presence(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k != "online"}
+
+
+def _game_at(reader: EventReader, revision: int) -> dict[str, Any]:
+    """The reader's `game` event of `revision` (the events before it are skipped)."""
+    while True:
+        event = reader.next("game")
+        if event["data"]["revision"] == revision:
+            return event["data"]  # type: ignore[no-any-return]
+        assert event["data"]["revision"] < revision, event["data"]["revision"]
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_every_readers_stream_shows_the_game_as_get_shows_it_after_each_action(
+    server: RunningServer, client: httpx.Client, mode: str
+) -> None:
+    short = "".join(part[0] for part in mode.split("_"))  # o, m, i, mi
+    names = (f"views{short}a", f"views{short}b")
+    tokens = {name: insert_user(server.database_url, name) for name in names}
+    tokens[f"views{short}w"] = insert_user(server.database_url, f"views{short}w")
+    match = start(client, {name: tokens[name] for name in names}, **MODES[mode])
+    readers = {
+        name: EventReader(f"{server.api}/games/{match.id}/events", token).start()
+        for name, token in tokens.items()
+    }
+    try:
+        for reader in readers.values():
+            reader.next("game")
+        walls = 0
+        while not match.mirror.is_finished:
+            wall = pick_wall(match.mirror, frozenset()) if walls < 4 else None
+            if wall is not None:
+                walls += 1
+                act(client, match, "wall", wall)
+            else:
+                step = best_step(match.mirror)
+                act(client, match, "jump" if step.jump else "move", str(step.to))
+            revision = match.game["revision"]
+            for name, reader in readers.items():
+                streamed = _game_at(reader, revision)
+                shown = get_game(client, tokens[name], match.id)
+                assert shown["revision"] == revision
+                assert _without_presence(streamed) == _without_presence(shown), (name, revision)
+        assert match.game["status"] == "finished"
+    finally:
+        for reader in readers.values():
+            reader.close()
