@@ -87,9 +87,11 @@ class CatchUp:
 
 
 def _actions_after(
-    loaded: LoadedGame, revision: int, viewer_id: int
+    loaded: LoadedGame, revision: int, viewer_id: int, shown: dict[str, Any]
 ) -> list[tuple[int, dict[str, Any]]]:
-    """`(revision it made, history entry)` of each action after `revision`."""
+    """`(revision it made, history entry)` of each action after `revision`; `shown`: the
+    reader's game view now, whose last actions are history entries as the reader sees
+    them (the new ones are taken from there when they are among them)."""
     game = loaded.game
     known = view_cache.get(game.id, game.seed, game.revision)
     found: list[tuple[int | None, ActionRow]]
@@ -105,7 +107,11 @@ def _actions_after(
         found = [(made, row) for made, row in newer if (made or 0) > revision]
     if not found:
         return []
-    entries = history_view(loaded, [row for _, row in found], viewer_id)
+    by_number = {entry["n"]: entry for entry in shown["last_actions"]}
+    if all(row.n in by_number for _, row in found):
+        entries = [by_number[row.n] for _, row in found]
+    else:  # some are older than the view's last actions
+        entries = history_view(loaded, [row for _, row in found], viewer_id)
     return [(made or 0, entry) for (made, _), entry in zip(found, entries, strict=True)]
 
 
@@ -122,13 +128,13 @@ def catch_up(loaded: LoadedGame, viewer_id: int, cursor: Cursor, view: bool = Fa
     """What a reader at `cursor` has not had of the game (inside a transaction)."""
     items: list[Item] = []
     revision = loaded.game.revision
-    if revision > cursor.revision:
-        for made, action in _actions_after(loaded, cursor.revision, viewer_id):
-            items.append(("action", f"{made}.{cursor.messages}", action))
-        view = True
     number = cursor.messages
-    if view:
-        items.append(("game", f"{revision}.{number}", _view(loaded, viewer_id)))
+    if revision > cursor.revision or view:
+        shown = _view(loaded, viewer_id)
+        if revision > cursor.revision:
+            for made, action in _actions_after(loaded, cursor.revision, viewer_id, shown):
+                items.append(("action", f"{made}.{number}", action))
+        items.append(("game", f"{revision}.{number}", shown))
     messages, row = messages_since(loaded, viewer_id, number, cursor.row)
     for message in messages:
         number = message["id"]

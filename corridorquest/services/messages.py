@@ -26,6 +26,7 @@ nothing is stored. System messages are written by `system_messages`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +42,7 @@ from corridorquest.services.outbound import keep_events
 from corridorquest.services.server import get_value
 from corridorquest.services.system_messages import PLAYER, SYSTEM
 from corridorquest.services.user_refs import ids_in, render, usernames
-from corridorquest.store import fast
+from corridorquest.store.game_rows import MessageRow, messages_after
 from corridorquest.store.models import GameMessage, MessageMute, User, utcnow
 
 MAX_TEXT = 500
@@ -134,7 +135,11 @@ def _number_of(row: GameMessage, viewer_id: int) -> int:
 
 
 def message_view(
-    row: GameMessage, number: int, names: dict[int, str], viewer_id: int, revealed: bool
+    row: GameMessage | MessageRow,
+    number: int,
+    names: dict[int, str],
+    viewer_id: int,
+    revealed: bool,
 ) -> dict[str, Any]:
     """One message as `viewer_id` reads it (docs/api.md, Messages).
 
@@ -166,7 +171,7 @@ def message_view(
     }
 
 
-def _names_for(loaded: LoadedGame, rows: list[GameMessage]) -> dict[int, str]:
+def _names_for(loaded: LoadedGame, rows: Sequence[GameMessage | MessageRow]) -> dict[int, str]:
     """The current usernames every row's view needs: one lookup for the whole listing."""
     ids = {i for row in rows for i in (row.sender_id, row.recipient_id) if i is not None}
     ids |= ids_in(text for row in rows if row.kind == SYSTEM for text in (row.text, row.detail))
@@ -190,6 +195,7 @@ def messages_since(
     is_player = loaded.is_player(viewer_id)
     if not is_player and game.private:
         return [], after_row
+    rows: Sequence[GameMessage | MessageRow]
     if after_row is None:
         query = (
             GameMessage.select()
@@ -199,13 +205,10 @@ def messages_since(
         if after:
             query = query.offset(after)
         rows = list(query)
-    else:  # the newest rows of every game by id, then this game's (the few since)
+    else:  # the game's rows after that one (the few since), as plain values
         rows = [
             row
-            for row in fast.select(
-                GameMessage, 't."id" > ? AND t."game_id" = ?', (after_row, game.id),
-                'ORDER BY t."id"',
-            )
+            for row in messages_after(game.id, after_row)
             if row.recipient_id is None or viewer_id in (row.sender_id, row.recipient_id)
         ]
     last_row = rows[-1].id if rows else after_row

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import peewee as pw
 
 from corridorquest.store import fast
-from corridorquest.store.models import Game, GameAction, GamePlayer, User, database
+from corridorquest.store.models import Game, GameAction, GameMessage, GamePlayer, User, database
 
 # The user columns a loaded player carries (`player.user` is a partial User; `version_of`
 # names them one by one).
@@ -182,3 +182,35 @@ def recent_actions(game_id: int, limit: int) -> list[ActionRow]:
     found = fast.execute(sql, (game_id, limit)).fetchall()
     found.reverse()
     return [ActionRow._make(fast.convert(_ACTION_PLAN, row)) for row in found]
+
+
+class MessageRow(NamedTuple):
+    """What a reader is shown of a `game_message` row, as plain values (its names)."""
+
+    id: int
+    sender_id: int | None
+    recipient_id: int | None
+    kind: str
+    text: str
+    detail: str | None
+    at: datetime
+
+
+_MESSAGE_FIELDS = tuple(
+    GameMessage._meta.fields[name]
+    for name in ("id", "sender", "recipient", "kind", "text", "detail", "at")
+)
+_MESSAGES_AFTER_SQL = (
+    "SELECT "
+    + ", ".join(f'"{field.column_name}"' for field in _MESSAGE_FIELDS)
+    + f' FROM {fast.table(GameMessage)} WHERE "id" > ? AND "game_id" = ? ORDER BY "id"'
+)
+_MESSAGE_PLAN = fast.row_plan(_MESSAGE_FIELDS)
+
+
+def messages_after(game_id: int, after_row: int) -> list[MessageRow]:
+    """The game's messages with a row id above `after_row`, oldest first (a range of the
+    (game, id) index: a live stream reads the few since its last look)."""
+    sql = _MESSAGES_AFTER_SQL if fast.is_sqlite() else _MESSAGES_AFTER_SQL.replace("?", "%s")
+    found = fast.execute(sql, (after_row, game_id)).fetchall()
+    return [MessageRow._make(fast.convert(_MESSAGE_PLAN, row)) for row in found]
