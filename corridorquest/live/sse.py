@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import orjson
+
 from corridorquest.api.json_encoding import dumps
 
 KEEPALIVE = b": keepalive\n\n"
@@ -20,7 +22,10 @@ CONTENT_TYPE = "text/event-stream; charset=utf-8"
 
 
 def event(name: str, data: Any, event_id: str | None = None) -> bytes:
-    body = dumps(data)
+    try:  # what every event holds (text keys only): orjson at its fastest
+        body: bytes | str = orjson.dumps(data)
+    except TypeError:  # keys that are not text, integers beyond 64 bits: as the API does
+        body = dumps(data)
     if isinstance(body, str):
         body = body.encode()
     head = f"event: {name}\n" if event_id is None else f"event: {name}\nid: {event_id}\n"
