@@ -69,14 +69,15 @@ class Stream:
     """
 
     __slots__ = (
-        "user", "game_id", "code", "queue", "cursor", "plain", "present", "closed", "abort",
-        "signal", "limit", "counted_as", "wire", "_out",
+        "user", "uid", "game_id", "code", "queue", "cursor", "plain", "present", "closed",
+        "abort", "signal", "limit", "counted_as", "wire", "_out",
     )
 
     def __init__(
         self, user: CurrentUser, game_id: int | None, code: str | None, limit: int
     ) -> None:
         self.user = user
+        self.uid = user.id  # (read on every look: one object less to visit per stream)
         self.counted_as: Any = user.id  # whose streams it counts among (see LiveHub.limit)
         self.game_id = game_id
         self.code = code  # the invitation code it was opened with (private games)
@@ -358,24 +359,29 @@ class LiveHub:
                             for stream in members:
                                 stream.end()
                             continue
-                        if cursor is not None:
-                            for stream in members:
-                                stream.cursor = cursor
-                        if chunk:
-                            self._put_all(members, chunk)
+                        self._put_all(members, chunk, cursor)
         finally:
             self._looker = None
 
-    def _put_all(self, streams: list[Stream], chunk: bytes) -> None:
-        """`Stream.put` to each; the connections of the writer process in one call."""
-        wired = [s.wire for s in streams if s.wire is not None and not s.closed]
+    def _put_all(self, streams: list[Stream], chunk: bytes, cursor: Cursor | None) -> None:
+        """Each stream moves on to `cursor` (unless None) and is sent `chunk` (unless
+        empty): `Stream.put` to each, the connections of the writer process in one call."""
+        wired: list[int] = []
+        inline: list[Stream] = []
+        for stream in streams:
+            if cursor is not None:
+                stream.cursor = cursor
+            if stream.wire is None:
+                inline.append(stream)
+            elif not stream.closed:
+                wired.append(stream.wire)
+        if not chunk:
+            return
         if wired:
             assert self.writer is not None
             self.writer.put_many(wired, chunk)
-        if len(wired) < len(streams):
-            for stream in streams:
-                if stream.wire is None:
-                    stream.put(chunk)
+        for stream in inline:
+            stream.put(chunk)
 
     @classmethod
     def _work_all(cls, work: list[tuple[int, list[Stream], set[int], bool]]) -> list[Any]:
@@ -403,10 +409,10 @@ class LiveHub:
         # the plain spectators by their cursor, every other stream by (user, cursor)
         groups: dict[Any, list[Stream]] = {}
         for stream in streams:
-            plain = stream.plain
-            if plain and (private or stream.user.id in players or stream.user.is_admin):
+            plain = stream.plain  # (never a system admin's: see live_views.plain_spectator)
+            if plain and (private or stream.uid in players):
                 stream.plain = plain = False  # joined, or private: its own updates from now
-            key = stream.cursor if plain else (stream.user.id, stream.cursor)
+            key = stream.cursor if plain else (stream.uid, stream.cursor)
             group = groups.get(key)
             if group is None:
                 groups[key] = [stream]
