@@ -388,6 +388,10 @@ class LiveHub:
         """Inside a read transaction: `(item, groups)` for each game of `work`, the groups
         None when its look failed (it is looked at again later)."""
         looked: list[Any] = []
+        try:
+            live_views.prepare_looks([item[0] for item in work])
+        except Exception as error:  # each look reads for itself then
+            log.warning("live updates could not read ahead (%s)", error)
         for item in work:
             try:
                 looked.append((item, cls._work(*item)))

@@ -45,7 +45,7 @@ from corridorquest.services.messages import (
     message_for,
     messages_since,
 )
-from corridorquest.store.game_rows import ActionRow, actions_from
+from corridorquest.store.game_rows import ActionRow, actions_from, read_versions
 
 _CURSOR = re.compile(r"(\d{1,18})(?:\.(\d{1,18}))?")
 
@@ -151,6 +151,12 @@ def first_update(
         item = ("game", str(here), _view(loaded, viewer_id))
         return CatchUp([item], here)
     return catch_up(loaded, viewer_id, since, view=True)
+
+
+def prepare_looks(game_ids: list[int]) -> None:
+    """Before a turn's looks at these games (inside their transaction): what each of them
+    reads first, read for all of them at once (`game_rows.read_versions`)."""
+    read_versions(game_ids)
 
 
 def game_for_streams(game_id: int) -> LoadedGame | None:

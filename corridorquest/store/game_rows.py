@@ -10,12 +10,14 @@ game row afterwards, and could miss a player that the transaction it waited for 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
 import peewee as pw
 
 from corridorquest.store import fast
+from corridorquest.store.db import transaction_memo
 from corridorquest.store.models import Game, GameAction, GameMessage, GamePlayer, User, database
 
 # The user columns a loaded player carries (`player.user` is a partial User; `version_of`
@@ -121,9 +123,52 @@ def game_version(game_id: int) -> GameVersion:
     Each row: the game's revision and seed, then the player's user (`PLAYER_USER_FIELDS`,
     as stored); players in join order; `[]` when there is no such game. Every write of a
     game or its players moves the revision on; a user's row changes without it, which is
-    why the users' columns are part of the version.
+    why the users' columns are part of the version. Read already when `read_versions`
+    read it earlier in the same transaction.
     """
+    read = transaction_memo().pop(("game_version", game_id), None)
+    if read is not None:
+        return read  # type: ignore[no-any-return]
     return fast.execute(_version_sql(), (game_id,)).fetchall()
+
+
+_VERSIONS_BATCH = (8, 32, 128)  # the IN lists' lengths: a few statements to keep prepared
+
+
+def read_versions(game_ids: Sequence[int]) -> None:
+    """Read the `game_version` of several games in one statement per up to 128 games,
+    for the rest of the current transaction: each game's next `game_version` in it takes
+    its version from there (a live look reads those of every game it looks at in a turn).
+    SQLite only (elsewhere nothing is read: `game_version` serves SQLite's game_cache)."""
+    if not fast.is_sqlite() or not game_ids:
+        return
+    memo = transaction_memo()
+    ids = list(dict.fromkeys(game_ids))
+    for start in range(0, len(ids), _VERSIONS_BATCH[-1]):
+        part = ids[start : start + _VERSIONS_BATCH[-1]]
+        size = next(n for n in _VERSIONS_BATCH if n >= len(part))
+        padded = part + [part[-1]] * (size - len(part))  # (a repeated id matches once)
+        found: dict[int, GameVersion] = {game_id: [] for game_id in part}
+        for row in fast.execute(_versions_sql(size), padded).fetchall():
+            found[row[0]].append(row[1:])
+        for game_id, version in found.items():
+            memo[("game_version", game_id)] = version
+
+
+def _versions_sql(size: int) -> str:
+    key = f"versions{size}"
+    sql = _sql.get(key)
+    if sql is None:
+        user_columns = ", ".join(
+            f'u."{User._meta.fields[name].column_name}"' for name in PLAYER_USER_FIELDS
+        )
+        marks = ", ".join("?" for _ in range(size))
+        joined = _GAME_WITH_USERS.replace(
+            'WHERE g."id" = ? ORDER BY p."join_order"',
+            f'WHERE g."id" IN ({marks}) ORDER BY g."id", p."join_order"',
+        )
+        sql = _sql[key] = f'SELECT g."id", g."revision", g."seed", {user_columns} {joined}'
+    return sql
 
 
 def version_of(game: Game, players: list[GamePlayer]) -> GameVersion:

@@ -11,7 +11,7 @@ import pytest
 from corridorquest.services import game_cache
 from corridorquest.services.game_access import load_game
 from corridorquest.store import Store
-from corridorquest.store.game_rows import game_with_players
+from corridorquest.store.game_rows import game_version, game_with_players, read_versions
 from corridorquest.store.models import Game, GamePlayer, User
 
 
@@ -102,3 +102,38 @@ def test_the_cache_stays_bounded(store: Store, monkeypatch: pytest.MonkeyPatch) 
     _remember(store, second)
     assert store.run(game_cache.load, first) is None
     assert store.run(game_cache.load, second) is not None
+
+
+def test_versions_read_ahead_are_each_games_own_and_used_once(store: Store) -> None:
+    """A live look reads the versions of a turn's games in one statement
+    (game_rows.read_versions): each is what game_version reads alone, a game without
+    players and a missing game included, and only the next read in that transaction
+    takes it (a later one reads again)."""
+    played = [_game_with_names(store, f"p{i}", f"q{i}") for i in range(10)]
+    lonely = store.run(lambda: int(Game.create(admin=1, seed=8, status="waiting").id))
+    games = [*played, lonely, 999_999]
+    alone = {game_id: store.run(game_version, game_id) for game_id in games}
+    assert alone[999_999] == [] and len(alone[lonely]) == 1 and len(alone[played[0]]) == 2
+
+    def read_ahead() -> tuple[dict[int, Any], list[Any]]:
+        read_versions([*games, played[0]])  # (a game twice is read once)
+        # (a look writes nothing; this rename shows which reads were made ahead)
+        User.update(username="renamed").where(User.username == "p0").execute()
+        first = {game_id: game_version(game_id) for game_id in games}
+        return first, game_version(played[0])
+
+    first, again = store.run(read_ahead)
+    assert first == alone  # as read ahead, before the rename
+    assert [row[3] for row in again] == ["renamed", "q0"]  # the next read reads again
+
+
+def _game_with_names(store: Store, first: str, second: str) -> int:
+    def create() -> int:
+        one = User.create(username=first, email=f"{first}@x.test", password_hash="h")
+        two = User.create(username=second, email=f"{second}@x.test", password_hash="h")
+        game = Game.create(admin=one, seed=7, state=None, status="started", revision=3)
+        GamePlayer.create(game=game, user=one, join_order=0, seat="north")
+        GamePlayer.create(game=game, user=two, join_order=1, seat="south")
+        return int(game.id)
+
+    return store.run(create)
