@@ -15,7 +15,7 @@ import httpx
 from tests.api.mode_helpers import Match, act, best_step, pick_wall, start
 from tests.support.games import get_game, play, started_game
 from tests.support.server import RunningServer
-from tests.support.sse import EventReader
+from tests.support.sse import EventReader, without_presence
 from tests.support.users import auth, insert_user
 
 
@@ -34,10 +34,6 @@ def _step(client: httpx.Client, match: Match) -> str:
     return str(step.to)
 
 
-def _without_presence(view: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in view.items() if k != "online"}
-
-
 def test_a_spectator_gets_the_game_then_each_move_as_it_is_made(
     server: RunningServer, client: httpx.Client
 ) -> None:
@@ -52,7 +48,7 @@ def test_a_spectator_gets_the_game_then_each_move_as_it_is_made(
         first = events.next()
         assert first["event"] == "game"  # the first event is the whole game
         shown = get_game(client, watcher, gid)
-        assert _without_presence(first["data"]) == _without_presence(shown)
+        assert without_presence(first["data"]) == without_presence(shown)
         assert first["id"].split(".")[0] == str(shown["revision"])
 
         mover = tokens[game["turn_username"]]

@@ -10,30 +10,14 @@ as GET shows it to its reader, each revision once and in order.
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 
 from corridorquest.engine import GameState, Seat
 from tests.api.mode_helpers import Match, act, best_step
 from tests.support.games import get_game, join, new_game
 from tests.support.server import RunningServer
-from tests.support.sse import EventReader
+from tests.support.sse import EventReader, game_at, without_presence
 from tests.support.users import insert_user
-
-
-def _without_presence(view: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in view.items() if k != "online"}
-
-
-def _game_at(reader: EventReader, revision: int) -> dict[str, Any]:
-    """The reader's `game` event of `revision`: each revision comes once and in order."""
-    while True:
-        event = reader.next("game")
-        seen = event["data"]["revision"]
-        assert seen <= revision, f"revision {seen} came before {revision}"
-        if seen == revision:
-            return event["data"]  # type: ignore[no-any-return]
 
 
 def _step(client: httpx.Client, match: Match) -> int:
@@ -71,9 +55,9 @@ def test_spectators_that_come_go_and_join_each_get_the_game_as_get_shows_it(
 
         def check(revision: int) -> None:
             for name, reader in readers.items():
-                streamed = _game_at(reader, revision)
+                streamed = game_at(reader, revision)
                 shown = get_game(client, tokens[name], match.id)
-                assert _without_presence(streamed) == _without_presence(shown), (name, revision)
+                assert without_presence(streamed) == without_presence(shown), (name, revision)
 
         check(game["revision"])
         for _ in range(3):  # a few moves

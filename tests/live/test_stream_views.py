@@ -10,15 +10,13 @@ the wrong reader (an invisible wall, a masked owner) or a stale one would differ
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 import pytest
 
 from tests.api.mode_helpers import act, best_step, pick_wall, start
 from tests.support.games import get_game
 from tests.support.server import RunningServer
-from tests.support.sse import EventReader
+from tests.support.sse import EventReader, game_at, without_presence
 from tests.support.users import insert_user
 
 MODES = {
@@ -27,19 +25,6 @@ MODES = {
     "invisible": {"invisible": True},
     "masked_invisible": {"masked": True, "invisible": True},
 }
-
-
-def _without_presence(view: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in view.items() if k != "online"}
-
-
-def _game_at(reader: EventReader, revision: int) -> dict[str, Any]:
-    """The reader's `game` event of `revision` (the events before it are skipped)."""
-    while True:
-        event = reader.next("game")
-        if event["data"]["revision"] == revision:
-            return event["data"]  # type: ignore[no-any-return]
-        assert event["data"]["revision"] < revision, event["data"]["revision"]
 
 
 @pytest.mark.parametrize("mode", list(MODES))
@@ -69,10 +54,10 @@ def test_every_readers_stream_shows_the_game_as_get_shows_it_after_each_action(
                 act(client, match, "jump" if step.jump else "move", str(step.to))
             revision = match.game["revision"]
             for name, reader in readers.items():
-                streamed = _game_at(reader, revision)
+                streamed = game_at(reader, revision)
                 shown = get_game(client, tokens[name], match.id)
                 assert shown["revision"] == revision
-                assert _without_presence(streamed) == _without_presence(shown), (name, revision)
+                assert without_presence(streamed) == without_presence(shown), (name, revision)
         assert match.game["status"] == "finished"
     finally:
         for reader in readers.values():

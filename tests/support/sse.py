@@ -137,3 +137,19 @@ class EventReader:
     def close(self) -> None:
         self._stop.set()
         self._thread.join(timeout=15)
+
+
+def without_presence(view: dict[str, Any]) -> dict[str, Any]:
+    """A game view without `online` (it changes as streams open and close, unlike the rest)."""
+    return {k: v for k, v in view.items() if k != "online"}
+
+
+def game_at(reader: EventReader, revision: int) -> dict[str, Any]:
+    """The reader's `game` event of `revision` (the events before it are skipped): each
+    revision comes once and in order, or this fails."""
+    while True:
+        data: dict[str, Any] = reader.next("game")["data"]
+        seen = data["revision"]
+        assert seen <= revision, f"revision {seen} came before {revision}"
+        if seen == revision:
+            return data
