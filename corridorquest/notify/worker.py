@@ -37,7 +37,13 @@ from corridorquest.notify.audience import KEPT_EVENTS, Mail, deliveries
 from corridorquest.notify.facts import FactsCache
 from corridorquest.notify.ntfy import NtfyPublisher, PublishRefused
 from corridorquest.services.context import ServiceContext
-from corridorquest.store import DatabaseBusy, DatabaseError, outbox
+from corridorquest.store import (
+    DatabaseBusy,
+    DatabaseError,
+    InterfaceError,
+    OperationalError,
+    outbox,
+)
 
 log = logging.getLogger("corridorquest.notify")
 
@@ -114,6 +120,12 @@ class NotifyWorker:
                 raise
             except DatabaseBusy as busy:
                 log.warning("notifications put off: %s", busy)
+                worked = 0
+            except (OperationalError, InterfaceError) as error:  # the database went away
+                # (PostgreSQL restarted, a connection cut): expected, and said without a
+                # traceback; the next round, on a new connection, takes up the work
+                reason = str(error).strip().splitlines()[0] if str(error).strip() else error
+                log.warning("notifications put off: the database is away (%s)", reason)
                 worked = 0
             except Exception:
                 log.exception("notify worker round failed")

@@ -6,7 +6,7 @@
 - `migrations.py`: ordered schema steps, applied on every start.
 """
 
-from peewee import DatabaseError, IntegrityError
+from peewee import DatabaseError, IntegrityError, InterfaceError, OperationalError
 
 from corridorquest.store.db import (
     DatabaseBusy,
@@ -26,6 +26,8 @@ __all__ = [
     "DatabaseError",
     "DatabaseUrlError",
     "IntegrityError",
+    "InterfaceError",
+    "OperationalError",
     "SqliteOptions",
     "Store",
     "connect",
