@@ -124,7 +124,8 @@ class NotifyWorker:
             except (OperationalError, InterfaceError) as error:  # the database went away
                 # (PostgreSQL restarted, a connection cut): expected, and said without a
                 # traceback; the next round, on a new connection, takes up the work
-                reason = str(error).strip().splitlines()[0] if str(error).strip() else error
+                said = str(error).strip()
+                reason = said.splitlines()[0] if said else type(error).__name__
                 log.warning("notifications put off: the database is away (%s)", reason)
                 worked = 0
             except Exception:

@@ -87,13 +87,17 @@ class CatchUp:
 
 
 def _actions_after(
-    loaded: LoadedGame, revision: int, viewer_id: int, shown: dict[str, Any]
+    loaded: LoadedGame,
+    revision: int,
+    viewer_id: int,
+    shown: dict[str, Any],
+    known: view_cache.GameExtras | None,
 ) -> list[tuple[int, dict[str, Any]]]:
     """`(revision it made, history entry)` of each action after `revision`; `shown`: the
     reader's game view now, whose last actions are history entries as the reader sees
-    them (the new ones are taken from there when they are among them)."""
+    them (the new ones are taken from there when they are among them); `known`: what
+    view_cache remembers of the game at its revision."""
     game = loaded.game
-    known = view_cache.get(game.id, game.seed, game.revision)
     found: list[tuple[int | None, ActionRow]]
     if known is not None and known.made == game.revision == revision + 1:
         # one revision on, made by the last action this process remembers (the move of
@@ -115,13 +119,18 @@ def _actions_after(
     return [(made or 0, entry) for (made, _), entry in zip(found, entries, strict=True)]
 
 
-def _view(loaded: LoadedGame, viewer_id: int) -> dict[str, Any]:
-    """The game view, from what this process remembers of the game where it can."""
-    game = loaded.game
-    known = view_cache.get(game.id, game.seed, game.revision)
+def _view(
+    loaded: LoadedGame, viewer_id: int, known: view_cache.GameExtras | None
+) -> dict[str, Any]:
+    """The game view, from what this process remembers of the game (`known`) where it can."""
     if known is None:
         return game_view(loaded, viewer_id)
     return game_view(loaded, viewer_id, known.actions, known.offers, known.board)
+
+
+def _known(loaded: LoadedGame) -> view_cache.GameExtras | None:
+    game = loaded.game
+    return view_cache.get(game.id, game.seed, game.revision)
 
 
 def catch_up(loaded: LoadedGame, viewer_id: int, cursor: Cursor, view: bool = False) -> CatchUp:
@@ -130,9 +139,11 @@ def catch_up(loaded: LoadedGame, viewer_id: int, cursor: Cursor, view: bool = Fa
     revision = loaded.game.revision
     number = cursor.messages
     if revision > cursor.revision or view:
-        shown = _view(loaded, viewer_id)
+        known = _known(loaded)
+        shown = _view(loaded, viewer_id, known)
         if revision > cursor.revision:
-            for made, action in _actions_after(loaded, cursor.revision, viewer_id, shown):
+            newer = _actions_after(loaded, cursor.revision, viewer_id, shown, known)
+            for made, action in newer:
                 items.append(("action", f"{made}.{number}", action))
         items.append(("game", f"{revision}.{number}", shown))
     messages, row = messages_since(loaded, viewer_id, number, cursor.row)
@@ -148,7 +159,7 @@ def first_update(
     """A new stream's first events: the game (and, resuming, what was missed before it)."""
     if since is None:  # from now on: the game as it is, no old messages
         here = Cursor(loaded.game.revision, *last_position(loaded.game.id, viewer_id))
-        item = ("game", str(here), _view(loaded, viewer_id))
+        item = ("game", str(here), _view(loaded, viewer_id, _known(loaded)))
         return CatchUp([item], here)
     return catch_up(loaded, viewer_id, since, view=True)
 

@@ -26,12 +26,17 @@ PLAYER_USER_FIELDS = ("id", "username", "email", "is_admin")
 
 _sql: dict[str, str] = {}
 
-# A game (g) with its players (p) and their users (u), players in join order.
-_GAME_WITH_USERS = (
+# Games (g) with their players (p) and their users (u)
+_GAMES_WITH_USERS = (
     f"FROM {fast.table(Game)} AS g "
     f'LEFT JOIN {fast.table(GamePlayer)} AS p ON p."game_id" = g."id" '
     f'LEFT JOIN {fast.table(User)} AS u ON u."id" = p."user_id" '
-    f'WHERE g."id" = ? ORDER BY p."join_order"'
+)
+# ... one game, players in join order
+_GAME_WITH_USERS = f'{_GAMES_WITH_USERS}WHERE g."id" = ? ORDER BY p."join_order"'
+# The version columns of a game's rows: its revision and seed, then the player's user
+_VERSION_COLUMNS = 'g."revision", g."seed", ' + ", ".join(
+    f'u."{User._meta.fields[name].column_name}"' for name in PLAYER_USER_FIELDS
 )
 
 
@@ -105,12 +110,7 @@ def game_with_players(game_id: int, *, lock: bool = False) -> tuple[Game, list[G
 def _version_sql() -> str:
     sql = _sql.get("version")
     if sql is None:
-        user_columns = ", ".join(
-            f'u."{User._meta.fields[name].column_name}"' for name in PLAYER_USER_FIELDS
-        )
-        sql = _sql["version"] = (
-            f'SELECT g."revision", g."seed", {user_columns} {_GAME_WITH_USERS}'
-        )
+        sql = _sql["version"] = f"SELECT {_VERSION_COLUMNS} {_GAME_WITH_USERS}"
     return sql
 
 
@@ -159,15 +159,11 @@ def _versions_sql(size: int) -> str:
     key = f"versions{size}"
     sql = _sql.get(key)
     if sql is None:
-        user_columns = ", ".join(
-            f'u."{User._meta.fields[name].column_name}"' for name in PLAYER_USER_FIELDS
-        )
         marks = ", ".join("?" for _ in range(size))
-        joined = _GAME_WITH_USERS.replace(
-            'WHERE g."id" = ? ORDER BY p."join_order"',
-            f'WHERE g."id" IN ({marks}) ORDER BY g."id", p."join_order"',
+        sql = _sql[key] = (
+            f'SELECT g."id", {_VERSION_COLUMNS} {_GAMES_WITH_USERS}'
+            f'WHERE g."id" IN ({marks}) ORDER BY g."id", p."join_order"'
         )
-        sql = _sql[key] = f'SELECT g."id", g."revision", g."seed", {user_columns} {joined}'
     return sql
 
 
