@@ -375,10 +375,13 @@ def _caption(layout: _Layout, text: str) -> str:
     return _element("text", attributes, text)
 
 
-def board_svg(view: dict[str, Any], *, caption: bool = True) -> str:
+def board_svg(view: dict[str, Any], *, caption: bool = True, standalone: bool = True) -> str:
     """The SVG picture of the game `view` (one document, ending with a newline).
 
     `caption`: a line under the board saying whose turn it is (as the title does).
+    `standalone`: a document of its own, which scales itself (a style attribute); False:
+    inline in a web page, whose style sheet scales it (the pages' Content-Security-Policy
+    allows no style attribute).
     """
     size = int(view.get("size") or 0)
     if size < 2:
@@ -430,7 +433,7 @@ def board_svg(view: dict[str, Any], *, caption: bool = True) -> str:
         "viewBox": f"0 0 {layout.width} {layout.height}",
         "width": layout.width,
         "height": layout.height,
-        "style": "max-width:100%;height:auto",
+        "style": "max-width:100%;height:auto" if standalone else None,
         "role": "img",
         "aria-label": title,
         "font-family": "sans-serif",

@@ -4,8 +4,14 @@
 - `/games/{id}`: the board (board_svg), the players, the last actions and the public
   messages, followed live through the game's event stream (the page's script fetches
   `/web/games/{id}/live`, the same HTML, after each event); a finished game gets a
-  replay control that steps through every action (`board.svg?at=N`);
-- `/tv`: every started public game on one screen, each board live, pages cycling.
+  replay control that steps through every action: board and panel as they were after N
+  actions (`/web/games/{id}/live?at=N`), each step its own address (`/games/{id}?at=N`);
+- `/tv`: every started public game on one screen, each board and caption live (one
+  event stream for the screen; `/web/tv/games/{id}` after each event), games that start
+  or end within TV_POLL seconds (`/web/tv/list`, then `/web/tv/boards`), pages cycling.
+
+Every answer carries the pages' security headers (web/page_headers.py): no inline
+script or style, no framing.
 
 Everything shown is what the API shows the watcher (`api.auth.watcher`: the logged-in
 user, or anybody when WEB_WATCH_WITHOUT_LOGIN allows): the same services and views, so
@@ -22,21 +28,30 @@ from typing import Any
 from urllib.parse import quote
 
 from sanic import Blueprint, Request
-from sanic.response import HTTPResponse, file, html, redirect
+from sanic.response import HTTPResponse, file, html, json, redirect
 from sanic_ext import openapi
 
 from corridorquest.api.auth import ANONYMOUS, SESSION_COOKIE, services, watcher
 from corridorquest.api.sessions import client_address
-from corridorquest.services import game_list, games, messages, sessions
+from corridorquest.services import game_list, games, messages, positions, sessions
 from corridorquest.services.auth import CurrentUser, authenticate
-from corridorquest.services.errors import NotFound, ServiceError, Unauthenticated
+from corridorquest.services.errors import (
+    NotFound,
+    ServiceError,
+    Unauthenticated,
+    Unprocessable,
+)
 from corridorquest.services.play import history
 from corridorquest.web.board_svg import board_svg
+from corridorquest.web.page_headers import add_page_headers
 
 bp = Blueprint("web", url_prefix="/")
+bp.middleware(add_page_headers, "response")
 
 TV_PAGE = 6  # boards on one screen of /tv
 TV_CYCLE = 20  # seconds before /tv shows its next page
+TV_POLL = 1.5  # seconds between two looks of /tv for games that started or ended
+TV_GAMES = 500  # started games /tv looks at
 LOBBY_SIZE = 30  # games per state in the lobby
 MAX_GAME_ID = 2**62
 
@@ -189,7 +204,7 @@ def _players_html(view: dict[str, Any]) -> str:
 
 def _status_html(view: dict[str, Any]) -> str:
     status = view["status"]
-    if status == "started":
+    if status == "started" or view.get("replay_step"):
         text = f'{escape(view["turn_username"] or "")} to move'
     elif status == "finished":
         scores = ", ".join(f"{escape(n)} {s}" for n, s in view["scores"].items())
@@ -202,8 +217,10 @@ def _status_html(view: dict[str, Any]) -> str:
 
 
 def _actions_html(view: dict[str, Any]) -> str:
+    # a wall whose owner the watcher may not know (masked walls) has neither username
+    # nor seat; a wall it may not see (invisible walls) has no notation
     items = [
-        f'<li>{a["n"]}. {escape(a["username"] or a["seat"])} '
+        f'<li>{a["n"]}. {escape(a["username"] or a["seat"] or "someone")} '
         f'{escape(a["type"])} {escape(a.get("notation") or "(hidden)")}</li>'
         for a in reversed(view["last_actions"])
     ]
@@ -222,22 +239,66 @@ def _messages_html(found: list[dict[str, Any]]) -> str:
 async def _live_html(request: Request, user: CurrentUser, view: dict[str, Any]) -> str:
     listed = (await messages.list_messages(services(request), user, view["id"]))["messages"]
     return (
-        f'<div class="board" id="board">{board_svg(view)}</div>'
+        f'<div class="board" id="board">{board_svg(view, standalone=False)}</div>'
         f'<aside class="panel">{_status_html(view)}{_players_html(view)}'
         f'{_actions_html(view)}{_messages_html(listed)}</aside>'
     )
 
 
-def _replay_html(view: dict[str, Any], actions: int) -> str:
+# The replay's buttons: icons drawn inline (the media-control characters ⏮ ⏭ are
+# missing from many systems' fonts, Debian's default ones among them).
+_ICONS = {
+    "first": "M3 3h2v10H3zM13 3v10L6 8z",
+    "prev": "M12 3v10L4 8z",
+    "next": "M4 3v10l8-5z",
+    "last": "M11 3h2v10h-2zM3 3v10l7-5z",
+}
+_LABELS = {"first": "first", "prev": "previous", "next": "next", "last": "last"}
+
+
+def _replay_button(step: str) -> str:
     return (
-        f'<nav class="replay" id="replay" data-actions="{actions}" aria-label="replay">'
-        '<button type="button" data-step="first" aria-label="first">⏮</button>'
-        '<button type="button" data-step="prev" aria-label="previous">◀</button>'
-        f'<output id="step">{actions} / {actions}</output>'
-        '<button type="button" data-step="next" aria-label="next">▶</button>'
-        '<button type="button" data-step="last" aria-label="last">⏭</button>'
-        "</nav>"
+        f'<button type="button" data-step="{step}" aria-label="{_LABELS[step]}"'
+        f' title="{_LABELS[step]}"><svg viewBox="0 0 16 16" width="16" height="16"'
+        ' aria-hidden="true" focusable="false">'
+        f'<path d="{_ICONS[step]}" fill="currentColor"/></svg></button>'
     )
+
+
+def _replay_html(at: int, actions: int) -> str:
+    return (
+        f'<nav class="replay" id="replay" data-actions="{actions}" data-at="{at}"'
+        ' aria-label="replay">'
+        + _replay_button("first") + _replay_button("prev")
+        + f'<output id="step">{at} / {actions}</output>'
+        + _replay_button("next") + _replay_button("last")
+        + "</nav>"
+    )
+
+
+def _requested_step(request: Request, actions: int) -> int | None:
+    """`?at=N` of a finished game's replay (None: the end); 0 <= N <= actions."""
+    text = request.args.get("at")
+    if text is None:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 6) or int(text) > actions:
+        raise Unprocessable(
+            "invalid_action_number", f"this game has {actions} actions: 'at' takes 0 to {actions}"
+        )
+    return int(text)
+
+
+async def _step_view(
+    request: Request, user: CurrentUser, now: dict[str, Any], at: int, actions: int
+) -> dict[str, Any]:
+    """A finished game as it was after its first `at` actions: board and panel (walls
+    left, turn, last actions) of that moment, the markers of the end (as board.svg)."""
+    if at >= actions:
+        return now
+    view = await positions.show_position(services(request), user, now["id"], at)
+    view["markers"] = now["markers"]
+    view["replay_step"] = True  # a "to move" line instead of the end's result
+    return view
 
 
 @bp.get("/games/<game_id:int>")
@@ -251,11 +312,21 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
     except NotFound:
         return html(_page("Not found", '<main><p>No such game.</p></main>', user), status=404)
     live = view["status"] in ("waiting", "started")
-    actions = 0 if live else len(await history(services(request), user, game_id))
+    replay = view["status"] == "finished"
+    actions = len(await history(services(request), user, game_id)) if replay else 0
+    at = actions
+    if replay:  # ?at=N: the replay at that step (ignored while the game is live)
+        try:
+            step = _requested_step(request, actions)
+        except Unprocessable as error:
+            problem = f'<main><p class="problem" role="alert">{escape(error.message)}</p></main>'
+            return html(_page(f"Game {game_id}", problem, user), status=error.status)
+        at = actions if step is None else step
+        view = await _step_view(request, user, view, at, actions)
     body = (
         f'<main id="game" class="game" data-game="{game_id}" data-status="{view["status"]}"'
         f' data-live="{"yes" if live else "no"}"><h1>Game {game_id}</h1>'
-        + (_replay_html(view, actions) if view["status"] == "finished" else "")
+        + (_replay_html(at, actions) if replay else "")
         + f'<div id="live">{await _live_html(request, user, view)}</div></main>'
     )
     return html(_page(f"Game {game_id} · Corridor Quest", body, user))
@@ -264,6 +335,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
 @bp.get("/web/games/<game_id:int>/live")
 @openapi.exclude()
 async def game_fragment(request: Request, game_id: int) -> HTTPResponse:
+    """The board and the panel (`?at=N`: of a finished game's replay at that step)."""
     user = await _viewer(request)
     if user is None:
         return html("", status=401)
@@ -271,6 +343,13 @@ async def game_fragment(request: Request, game_id: int) -> HTTPResponse:
         view = await _public_game(request, user, game_id)
     except NotFound:
         return html("", status=404)
+    if view["status"] == "finished" and "at" in request.args:
+        actions = len(await history(services(request), user, game_id))
+        try:
+            at = _requested_step(request, actions)
+        except Unprocessable as error:
+            return html(escape(error.message), status=error.status)
+        view = await _step_view(request, user, view, actions if at is None else at, actions)
     response = html(await _live_html(request, user, view))
     response.headers["X-Game-Status"] = view["status"]
     return response
@@ -279,44 +358,110 @@ async def game_fragment(request: Request, game_id: int) -> HTTPResponse:
 # --- the projector ----------------------------------------------------------------------
 
 
+def _tv_caption(view: dict[str, Any]) -> str:
+    names = ", ".join(escape(s["username"] or "") for s in view["seats"])
+    if view["status"] == "finished":
+        state = f'won by <strong>{escape(view["winner"] or "")}</strong>'
+    elif view["status"] == "started":
+        state = f'<strong>{escape(view["turn_username"] or "")}</strong> to move'
+    else:
+        state = escape(view["status"])
+    return f'Game {view["id"]}: {names} · {state}'
+
+
+def _tv_figure_inner(view: dict[str, Any]) -> str:
+    return (
+        f'<div class="board">{board_svg(view, caption=False, standalone=False)}</div>'
+        f"<figcaption>{_tv_caption(view)}</figcaption>"
+    )
+
+
+async def _tv_list(request: Request, user: CurrentUser) -> tuple[int, int, list[int]]:
+    """(page, pages, the ids of the games on that page) for `?page=N`."""
+    listed = await game_list.list_games(
+        services(request), user, game_list.GameFilter(status="started", limit=TV_GAMES)
+    )
+    public = [g["id"] for g in listed if not g["private"]]
+    pages = max(1, -(-len(public) // TV_PAGE))
+    try:
+        page = min(max(int(request.args.get("page", "1")), 1), pages)
+    except ValueError:
+        page = 1
+    return page, pages, public[(page - 1) * TV_PAGE : page * TV_PAGE]
+
+
+async def _tv_boards(request: Request, user: CurrentUser, ids: list[int]) -> str:
+    boards = []
+    for game_id in ids:
+        view = await games.show_game(services(request), user, game_id)
+        revision = view.get("revision")
+        boards.append(
+            f'<figure class="tv-board" data-game="{view["id"]}" data-revision="{revision}">'
+            f"{_tv_figure_inner(view)}</figure>"
+        )
+    empty = '<p class="empty">No game is being played.</p>' if not boards else ""
+    return "".join(boards) + empty
+
+
 @bp.get("/tv")
 @openapi.exclude()
 async def tv(request: Request) -> HTTPResponse:
     user = await _viewer(request)
     if user is None:
         return _login_redirect(request)
-    listed = await game_list.list_games(
-        services(request), user, game_list.GameFilter(status="started", limit=500)
-    )
-    public = [g for g in listed if not g["private"]]
-    pages = max(1, -(-len(public) // TV_PAGE))
-    try:
-        page = min(max(int(request.args.get("page", "1")), 1), pages)
-    except ValueError:
-        page = 1
+    page, pages, ids = await _tv_list(request, user)
     try:  # ?cycle=SECONDS: how long a page stays (a projector may want it faster)
         cycle = min(max(int(request.args.get("cycle", TV_CYCLE)), 3), 600)
     except ValueError:
         cycle = TV_CYCLE
-    shown = public[(page - 1) * TV_PAGE : page * TV_PAGE]
-    boards = []
-    for summary in shown:
-        view = await games.show_game(services(request), user, summary["id"])
-        caption = (
-            f'Game {view["id"]}: {", ".join(escape(s["username"] or "") for s in view["seats"])}'
-            f' · <strong>{escape(view["turn_username"] or "")}</strong> to move'
-        )
-        boards.append(
-            f'<figure class="tv-board" data-game="{view["id"]}">'
-            f'<div class="board">{board_svg(view, caption=False)}</div>'
-            f"<figcaption>{caption}</figcaption></figure>"
-        )
-    empty = '<p class="empty">No game is being played.</p>' if not boards else ""
     body = (
         f'<main id="tv" class="tv" data-page="{page}" data-pages="{pages}"'
-        f' data-cycle="{cycle}">{"".join(boards)}{empty}</main>'
+        f' data-cycle="{cycle}" data-poll="{int(TV_POLL * 1000)}">'
+        f"{await _tv_boards(request, user, ids)}</main>"
     )
     return html(_page("Corridor Quest TV", body, user, main_class="tv-body"))
+
+
+@bp.get("/web/tv/list")
+@openapi.exclude()
+async def tv_list(request: Request) -> HTTPResponse:
+    """What /tv?page=N would show now: `{"page", "pages", "games": [ids]}` (the page
+    asks every TV_POLL seconds, to show games that started and drop those that ended)."""
+    user = await _viewer(request)
+    if user is None:
+        return json({"reason": "unauthenticated"}, status=401)
+    page, pages, ids = await _tv_list(request, user)
+    return json({"page": page, "pages": pages, "games": ids}, headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/web/tv/boards")
+@openapi.exclude()
+async def tv_boards(request: Request) -> HTTPResponse:
+    """The figures of /tv?page=N (what the page shows when its games changed)."""
+    user = await _viewer(request)
+    if user is None:
+        return html("", status=401)
+    page, pages, ids = await _tv_list(request, user)
+    response = html(await _tv_boards(request, user, ids))
+    response.headers["X-TV-Page"] = str(page)
+    response.headers["X-TV-Pages"] = str(pages)
+    return response
+
+
+@bp.get("/web/tv/games/<game_id:int>")
+@openapi.exclude()
+async def tv_game(request: Request, game_id: int) -> HTTPResponse:
+    """One figure's board and caption (after an event of its game)."""
+    user = await _viewer(request)
+    if user is None:
+        return html("", status=401)
+    try:
+        view = await _public_game(request, user, game_id)
+    except NotFound:
+        return html("", status=404)
+    response = html(_tv_figure_inner(view))
+    response.headers["X-Game-Revision"] = str(view.get("revision"))
+    return response
 
 
 # --- logging in (WEB_WATCH_WITHOUT_LOGIN=false) ---------------------------------------

@@ -4,7 +4,9 @@
 // changed, steps a finished game's replay, and refreshes the lobby and the TV.
 "use strict";
 
-function replaceWith(element, url, done) {
+// The element's content anew from `url` (HTML the server rendered); `done(answer)`
+// after a success, `always()` after the attempt either way.
+function replaceWith(element, url, done, always) {
   fetch(url, { credentials: "same-origin" })
     .then((answer) => (answer.ok ? answer.text().then((text) => [answer, text]) : null))
     .then((found) => {
@@ -13,7 +15,8 @@ function replaceWith(element, url, done) {
         if (done) done(found[0]);
       }
     })
-    .catch(() => {});
+    .catch(() => {})
+    .finally(() => { if (always) always(); });
 }
 
 // Keep the event stream `open()` returns while the page is visible. A hidden page (a
@@ -43,19 +46,26 @@ function whileVisible(open) {
   };
 }
 
-// Follow a game's events while the page is visible; `changed()` runs (at most once at
-// a time) after events.
-function follow(gameId, changed) {
+// `work(done)` run at most once at a time: asked for while it runs, it runs once more
+// after (so the last answer shown is never older than the last request).
+function oneAtATime(work) {
   let busy = false;
   let again = false;
   const run = () => {
     if (busy) { again = true; return; }
     busy = true;
-    changed(() => {
+    work(() => {
       busy = false;
       if (again) { again = false; run(); }
     });
   };
+  return run;
+}
+
+// Follow a game's events while the page is visible; `changed()` runs (at most once at
+// a time) after events.
+function follow(gameId, changed) {
+  const run = oneAtATime(changed);
   return whileVisible(() => {
     const stream = new EventSource("/api/v1/games/" + gameId + "/events");
     for (const name of ["game", "message", "presence"]) {
@@ -86,16 +96,26 @@ function gamePage(main) {
   if (replay) stepper(replay, gameId);
 }
 
+// A finished game's replay: the board and the panel (walls left, turn, last actions) as
+// they were after N actions, each step at its own address (/games/ID?at=N).
 function stepper(replay, gameId) {
   const last = Number(replay.dataset.actions);
   const output = document.getElementById("step");
-  let at = last;
+  const live = document.getElementById("live");
+  let at = Number(replay.dataset.at);
+  const load = oneAtATime((done) => {
+    const asked = at;
+    replaceWith(live, "/web/games/" + gameId + "/live?at=" + asked, () => {
+      replay.dataset.shown = String(asked);
+    }, done);
+  });
   const show = (next) => {
     at = Math.max(0, Math.min(last, next));
     output.textContent = at + " / " + last;
     replay.dataset.at = String(at);
-    replaceWith(document.getElementById("board"),
-      "/api/v1/games/" + gameId + "/board.svg?at=" + at);
+    const address = at === last ? window.location.pathname : "?at=" + at;
+    window.history.replaceState(null, "", address);
+    load();
   };
   const steps = { first: () => 0, prev: () => at - 1, next: () => at + 1, last: () => last };
   replay.addEventListener("click", (event) => {
@@ -110,34 +130,80 @@ function stepper(replay, gameId) {
 
 function tvPage(main) {
   // One stream for every board on the screen (a browser opens at most six connections
-  // to a server: one stream per board would leave none for the pictures).
-  const figures = {};
-  for (const figure of main.querySelectorAll("figure[data-game]")) {
-    // seen: shown as the game's first event shows it (not if the page loaded hidden)
-    figures[figure.dataset.game] = { figure: figure, seen: !document.hidden };
-  }
-  const ids = Object.keys(figures);
-  if (ids.length) {
-    whileVisible(() => {
-      const stream = new EventSource("/api/v1/games/events?ids=" + ids.join(","));
+  // to a server: one stream per board would leave none for anything else). A `game`
+  // event of a newer revision than a figure shows brings its board and caption anew.
+  const updaters = {};
+  const updater = (figure) => {
+    const id = figure.dataset.game;
+    if (!updaters[id] || updaters[id].figure !== figure) {
+      updaters[id] = {
+        figure: figure,
+        run: oneAtATime((done) => {
+          fetch("/web/tv/games/" + id, { credentials: "same-origin" })
+            .then((answer) => (answer.ok ? answer.text().then((text) => [answer, text]) : null))
+            .then((found) => {
+              if (found) {
+                figure.innerHTML = found[1];
+                figure.dataset.revision = found[0].headers.get("X-Game-Revision") || "";
+              }
+              done();
+            })
+            .catch(() => done());
+        }),
+      };
+    }
+    return updaters[id].run;
+  };
+  let follower = null;
+  let shown = "";
+  const listen = () => {
+    if (follower) follower.close();
+    follower = null;
+    const ids = Array.from(main.querySelectorAll("figure[data-game]"), (f) => f.dataset.game);
+    shown = ids.join(",");
+    if (!ids.length) return;
+    follower = whileVisible(() => {
+      const stream = new EventSource("/api/v1/games/events?ids=" + shown);
       stream.addEventListener("game", (event) => {
-        const found = figures[String(JSON.parse(event.data).id)];
-        if (!found) return;
-        if (!found.seen) { found.seen = true; return; } // the page already shows it
-        replaceWith(found.figure.querySelector(".board"),
-          "/api/v1/games/" + found.figure.dataset.game + "/board.svg?caption=false");
+        const game = JSON.parse(event.data);
+        const figure = main.querySelector('figure[data-game="' + Number(game.id) + '"]');
+        if (figure && figure.dataset.revision !== String(game.revision)) updater(figure)();
       });
       return stream;
     });
-  }
-  const pages = Number(main.dataset.pages);
+  };
+  listen();
+  // Games that start or end: the list of this page's games, every few seconds while
+  // the page is visible; when it changed, the page's figures anew.
+  const look = oneAtATime((done) => {
+    if (document.hidden) { done(); return; }
+    fetch("/web/tv/list?page=" + main.dataset.page, { credentials: "same-origin" })
+      .then((answer) => (answer.ok ? answer.json() : null))
+      .then((found) => {
+        if (!found) { done(); return; }
+        main.dataset.pages = String(found.pages);
+        if (String(found.page) === main.dataset.page && found.games.join(",") === shown) {
+          done();
+          return;
+        }
+        replaceWith(main, "/web/tv/boards?page=" + found.page, (answer) => {
+          main.dataset.page = answer.headers.get("X-TV-Page") || String(found.page);
+          main.dataset.pages = answer.headers.get("X-TV-Pages") || main.dataset.pages;
+          listen();
+        }, done);
+      })
+      .catch(() => done());
+  });
+  setInterval(look, Number(main.dataset.poll) || 1500);
+  // The next page after a while (and the first again after the last).
   const cycle = Number(main.dataset.cycle) * 1000;
-  // Next page after a while (and the first again after the last); one page: reload it
-  // now and then, so that new games show up.
-  setTimeout(() => {
+  const turn = () => {
+    const pages = Number(main.dataset.pages);
+    if (pages < 2) { setTimeout(turn, cycle); return; }
     const next = (Number(main.dataset.page) % pages) + 1;
     window.location.replace("/tv?page=" + next + "&cycle=" + main.dataset.cycle);
-  }, pages > 1 ? cycle : cycle * 3);
+  };
+  setTimeout(turn, cycle);
 }
 
 function lobbyPage(main) {
