@@ -50,7 +50,7 @@ bp.middleware(add_page_headers, "response")
 
 TV_PAGE = 6  # boards on one screen of /tv
 TV_CYCLE = 20  # seconds before /tv shows its next page
-TV_POLL = 1.5  # seconds between two looks of /tv for games that started or ended
+TV_POLL = 1.0  # seconds between two looks of /tv for games that started or ended
 TV_GAMES = 500  # started games /tv looks at
 LOBBY_SIZE = 30  # games per state in the lobby
 MAX_GAME_ID = 2**62

@@ -194,7 +194,7 @@ function tvPage(main) {
       })
       .catch(() => done());
   });
-  setInterval(look, Number(main.dataset.poll) || 1500);
+  setInterval(look, Number(main.dataset.poll) || 1000);
   // The next page after a while (and the first again after the last).
   const cycle = Number(main.dataset.cycle) * 1000;
   const turn = () => {
