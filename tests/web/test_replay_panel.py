@@ -64,7 +64,10 @@ def test_the_replay_panel_shows_the_step_being_viewed_and_its_address(
         page.keyboard.press("Home")
         for _ in range(middle):
             page.keyboard.press("ArrowRight")
-        page.wait_for_selector(f'#replay[data-shown="{middle}"]', timeout=3000)
+        # what a user sees: the last action listed is the step's own
+        page.wait_for_selector(
+            f'.actions li:first-child:text-matches("^{middle}\\\\. ")', timeout=3000
+        )
         shown = _panel(page)
         assert shown["walls"] == steps[middle]["walls"]
         assert shown["turn"] == steps[middle]["turn"]
