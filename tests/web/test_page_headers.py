@@ -4,7 +4,11 @@ script and style work under that policy (no violation reported in chromium)."""
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
@@ -46,6 +50,34 @@ def test_every_web_answer_has_the_security_headers(
     assert board.headers["content-security-policy"].startswith("default-src 'none'")
 
 
+@contextmanager
+def _framing_page(framed: str) -> Iterator[str]:
+    """The address of a page on another origin (a second loopback port) that frames
+    `framed`."""
+    body = f'<!doctype html><iframe src="{framed}" width="600"></iframe>'.encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    framer = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=framer.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{framer.server_address[1]}/"
+    finally:
+        framer.shutdown()
+        framer.server_close()
+        thread.join(5)
+
+
 RECORD = """
 window.cspViolations = [];
 document.addEventListener("securitypolicyviolation", (event) => {
@@ -72,6 +104,18 @@ def test_the_pages_work_under_their_policy_and_the_login_cannot_be_framed(
             found = page.evaluate("window.cspViolations")
             blocked = [t for t in console if "Content Security Policy" in t]
             assert not found and not blocked, (where, found, blocked)
+
+        # framed by a page of another origin: the browser refuses to show /login in it
+        with _framing_page(f"{server.base_url}/login") as framer:
+            page.goto(framer)
+            page.wait_for_load_state("load")
+            time.sleep(0.5)
+        frames = [f for f in page.frames if f is not page.main_frame]
+        assert frames
+        for frame in frames:
+            assert frame.query_selector('input[name="password"]') is None, frame.url
+        assert any("frame-ancestors" in text for text in console)  # that is why
+        console.clear()
 
         page.goto(server.base_url + "/")
         page.wait_for_selector("#lobby")
@@ -108,12 +152,4 @@ def test_the_pages_work_under_their_policy_and_the_login_cannot_be_framed(
         )
         clean("tv")
 
-        # framed by another page: the browser refuses to show /login inside it
-        page.goto("about:blank")
-        page.set_content(f'<iframe src="{server.base_url}/login" width="600"></iframe>')
-        time.sleep(1.0)
-        frames = [f for f in page.frames if f is not page.main_frame]
-        assert frames
-        for frame in frames:
-            assert frame.query_selector('input[name="password"]') is None
         page.close()
