@@ -227,13 +227,15 @@ def _actions_html(view: dict[str, Any]) -> str:
     return f'<h2>Last actions</h2><ul class="actions">{"".join(items)}</ul>'
 
 
-def _messages_html(found: list[dict[str, Any]]) -> str:
+def _messages_html(found: list[dict[str, Any]], whole_game: bool = False) -> str:
     items = [
         f'<li class="{m["kind"]}"><span class="from">{escape(m["from"] or "·")}</span> '
         f'{escape(m["text"])}</li>'
         for m in found[-15:]
     ]
-    return f'<h2>Messages</h2><ul class="messages">{"".join(reversed(items))}</ul>'
+    # a replay's earlier step: the messages are the game's (a message tells no action)
+    title = "Messages of the whole game" if whole_game else "Messages"
+    return f'<h2>{title}</h2><ul class="messages">{"".join(reversed(items))}</ul>'
 
 
 async def _live_html(request: Request, user: CurrentUser, view: dict[str, Any]) -> str:
@@ -241,7 +243,8 @@ async def _live_html(request: Request, user: CurrentUser, view: dict[str, Any]) 
     return (
         f'<div class="board" id="board">{board_svg(view, standalone=False)}</div>'
         f'<aside class="panel">{_status_html(view)}{_players_html(view)}'
-        f'{_actions_html(view)}{_messages_html(listed)}</aside>'
+        f'{_actions_html(view)}{_messages_html(listed, bool(view.get("replay_step")))}'
+        "</aside>"
     )
 
 

@@ -50,7 +50,7 @@ def main() -> None:
         with browser_page() as browser:
             page = browser.new_page(viewport={"width": 1200, "height": 800})
             for name, path in (("lobby", "/"), ("game", f"/games/{four.id}"),
-                               ("replay", f"/games/{done.id}")):
+                               ("replay", f"/games/{done.id}?at=5")):
                 page.goto(server.base_url + path)
                 time.sleep(0.5)
                 page.screenshot(path=str(OUT / f"web-{name}.png"))
