@@ -432,7 +432,7 @@ async def tv_list(request: Request) -> HTTPResponse:
     asks every TV_POLL seconds, to show games that started and drop those that ended)."""
     user = await _viewer(request)
     if user is None:
-        return json({"reason": "unauthenticated"}, status=401)
+        return json({"reason": "unauthenticated", "message": "log in first"}, status=401)
     page, pages, ids = await _tv_list(request, user)
     return json({"page": page, "pages": pages, "games": ids}, headers={"Cache-Control": "no-store"})
 

@@ -32,6 +32,13 @@ def test_without_a_login_pages_send_to_the_login_and_streams_and_boards_refuse(
         answer = httpx.get(server.base_url + path, timeout=10)
         assert answer.status_code == 302, path
         assert answer.headers["location"].startswith("/login?next=")
+    for path in (  # the pages' fragments: nothing without a login either
+        "/web/lobby", "/web/tv/list", "/web/tv/boards", f"/web/tv/games/{game['id']}",
+        f"/web/games/{game['id']}/live", f"/web/games/{game['id']}/live?at=0",
+    ):
+        answer = httpx.get(server.base_url + path, timeout=10)
+        assert answer.status_code == 401, path
+        assert str(game["id"]) not in answer.text and "cla" not in answer.text, path
     for path in (f"/games/{game['id']}/events", f"/games/{game['id']}/board.svg"):
         answer = httpx.get(server.api + path, timeout=10)
         assert answer.status_code == 401, path
