@@ -396,7 +396,10 @@ async def _tv_list(request: Request, user: CurrentUser) -> tuple[int, int, list[
 async def _tv_boards(request: Request, user: CurrentUser, ids: list[int]) -> str:
     boards = []
     for game_id in ids:
-        view = await games.show_game(services(request), user, game_id)
+        try:
+            view = await games.show_game(services(request), user, game_id)
+        except NotFound:
+            continue  # deleted since it was listed
         revision = view.get("revision")
         boards.append(
             f'<figure class="tv-board" data-game="{view["id"]}" data-revision="{revision}">'
