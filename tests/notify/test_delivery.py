@@ -50,6 +50,7 @@ def test_a_publish_that_fails_is_retried_and_delivered_once(
     log = api.server.log_text()
     assert "ntfy to ria failed (attempt 1 of 12, again in 1 s)" in log
     assert "ntfy to ria failed (attempt 2 of 12, again in 2 s)" in log
+    assert "HTTP Request:" not in log  # httpx's INFO line per publish is not logged
 
 
 def test_a_publish_refused_or_failing_too_often_is_given_up_with_an_error_line(
