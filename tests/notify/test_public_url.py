@@ -107,4 +107,8 @@ def test_the_daily_digest_links_each_public_games_page(serve: Serve, smtp: Mailb
     assert "waiting for your move" in digest.subject
     assert f"  game {game['id']} with " in digest.body
     assert f"\n    {URL}/games/{game['id']}\n" in digest.body
+    assert (
+        "You get this e-mail, at most one a day, because you chose the daily digest. To get "
+        "one e-mail per event instead, turn the digest off with `cq user notify --digest`."
+    ) in digest.body
     assert digest.body.endswith(f"\n\n-- \nCorridor Quest server at {URL}\n")
