@@ -19,8 +19,8 @@ from tests.notify.slow_ntfy import SlowNtfy
 from tests.support.server import RunningServer, running_server
 from tests.support.users import auth, insert_user
 
-DEADLINE = 3  # NTFY_TIMEOUT, seconds
-PROMPT = 1.5  # seconds within which what does not wait for the slow topic arrives
+DEADLINE = 4  # NTFY_TIMEOUT, seconds
+PROMPT = 2.0  # seconds within which what does not wait for the slow topic arrives
 SLACK = 1.5  # seconds the end of a timed-out publish may take to be seen
 
 
