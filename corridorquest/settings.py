@@ -67,6 +67,8 @@ def parse_public_url(value: Any) -> Any:
             raise ValueError(f"{value!r} is not an http:// or https:// URL with a host")
         if parts.query or parts.fragment or "@" in parts.netloc:
             raise ValueError(f"{value!r}: give the server's base URL, without ?, # or a login")
+        if not text.isascii() or any(c.isspace() for c in text):
+            raise ValueError(f"{value!r}: write it in ASCII (punycode, %-escapes), no spaces")
         return text
     return value
 

@@ -50,6 +50,7 @@ def test_environment_wins_over_env_file_and_overrides_win_over_both(tmp_path: Pa
         ({"PUBLIC_URL": "cq.example.org"}, "PUBLIC_URL"),
         ({"PUBLIC_URL": "ftp://cq.example.org"}, "PUBLIC_URL"),
         ({"PUBLIC_URL": "https://cq.example.org/?x=1"}, "PUBLIC_URL"),
+        ({"PUBLIC_URL": "https://cq.exämple.org"}, "PUBLIC_URL"),
     ],
 )
 def test_invalid_values_are_refused_naming_the_variable(
