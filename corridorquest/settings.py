@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 import platformdirs
 from dotenv import dotenv_values
@@ -54,6 +55,22 @@ def parse_fractional_seconds(value: Any) -> Any:
 
 def _lower(value: Any) -> Any:
     return value.lower() if isinstance(value, str) else value
+
+
+def parse_public_url(value: Any) -> Any:
+    """`https://cq.example.org/` -> `https://cq.example.org` (http or https, a host, an
+    optional path; no query or fragment)."""
+    if isinstance(value, str):
+        text = value.strip().rstrip("/")
+        parts = urlsplit(text)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{value!r} is not an http:// or https:// URL with a host")
+        if parts.query or parts.fragment or "@" in parts.netloc:
+            raise ValueError(f"{value!r}: give the server's base URL, without ?, # or a login")
+        if not text.isascii() or any(c.isspace() for c in text):
+            raise ValueError(f"{value!r}: write it in ASCII (punycode, %-escapes), no spaces")
+        return text
+    return value
 
 
 class SettingsError(ValueError):
@@ -120,6 +137,12 @@ class Settings(BaseModel):
     )
     tls_cert: str | None = Field(None, description="PEM certificate file for direct HTTPS.")
     tls_key: str | None = Field(None, description="PEM private key file for direct HTTPS.")
+    public_url: Annotated[str | None, BeforeValidator(parse_public_url)] = Field(
+        None,
+        description="The address players reach the server at (https://cq.example.org): "
+        "e-mails name it and link each public game's page there, ntfy messages open that "
+        "page. None: e-mails name the server by its host name and port, and link nothing.",
+    )
     # --- process -----------------------------------------------------------------------
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         "INFO", description="Log level of the standard output log: DEBUG, INFO, WARNING, ERROR."
@@ -262,7 +285,11 @@ class Settings(BaseModel):
         description="Keep delivered and given-up outbox rows this long (their texts are "
         "dropped at delivery), then purge them.",
     )
-    ntfy_timeout: Seconds = Field(10, description="ntfy publish connect/send timeout.")
+    ntfy_timeout: Seconds = Field(
+        10,
+        description="The most one ntfy publish may take in all (connecting, sending, the "
+        "answer); then it is retried later, and the other topics never wait for it.",
+    )
     streams_per_user: int = Field(
         8,
         ge=1,

@@ -47,6 +47,10 @@ def test_environment_wins_over_env_file_and_overrides_win_over_both(tmp_path: Pa
         ({"EMAIL_BACKEND": "pigeon"}, "EMAIL_BACKEND"),
         ({"STALL_TIMEOUT": "soon"}, "STALL_TIMEOUT"),
         ({"REQUIRE_HTTPS": "perhaps"}, "REQUIRE_HTTPS"),
+        ({"PUBLIC_URL": "cq.example.org"}, "PUBLIC_URL"),
+        ({"PUBLIC_URL": "ftp://cq.example.org"}, "PUBLIC_URL"),
+        ({"PUBLIC_URL": "https://cq.example.org/?x=1"}, "PUBLIC_URL"),
+        ({"PUBLIC_URL": "https://cq.exämple.org"}, "PUBLIC_URL"),
     ],
 )
 def test_invalid_values_are_refused_naming_the_variable(
@@ -54,6 +58,16 @@ def test_invalid_values_are_refused_naming_the_variable(
 ) -> None:
     with pytest.raises(SettingsError, match=named):
         Settings.from_env(environ=environ)
+
+
+def test_public_url_is_kept_without_its_trailing_slash() -> None:
+    assert Settings.from_env(environ={}).public_url is None
+    for given in ("https://cq.example.org/", " https://cq.example.org "):
+        assert Settings.from_env(environ={"PUBLIC_URL": given}).public_url == (
+            "https://cq.example.org"
+        )
+    with_path = Settings.from_env(environ={"PUBLIC_URL": "http://10.0.0.5:3000/cq/"})
+    assert with_path.public_url == "http://10.0.0.5:3000/cq"
 
 
 def test_missing_env_file_is_refused(tmp_path: Path) -> None:

@@ -4,7 +4,9 @@ and the transports (e-mail in corridorquest/mail, ntfy here).
 - `audience.py`: the e-mails and ntfy messages of an event, as each receiver may see it;
 - `facts.py`: the game, players and users an event's notifications read;
 - `wording.py`: their words;
-- `worker.py`: works out kept events and delivers the outbox (store/outbox.py);
+- `address.py`: how they name the server and link a game's page (PUBLIC_URL);
+- `worker.py`: works out kept events and delivers the outbox (store/outbox.py): events,
+  mail and ntfy in three loops that never wait for one another;
 - `ntfy.py`: publishing with httpx;
 - `digest.py`: the daily digest (a scheduler sweep).
 """

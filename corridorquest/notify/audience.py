@@ -32,6 +32,7 @@ from corridorquest.events import (
     PlayersInvited,
 )
 from corridorquest.notify import wording
+from corridorquest.notify.address import server_address
 from corridorquest.notify.facts import FactsCache, GameFacts
 from corridorquest.services.messages import AdminBroadcast, MessagePosted
 from corridorquest.services.stalls import StallReminder
@@ -86,18 +87,22 @@ class Push:
     body: str
     tags: tuple[str, ...]
     priority: str = ""
+    click: str | None = None  # the page a tap on it opens (a public game's, PUBLIC_URL)
 
     def payload(self) -> dict[str, Any]:
         priority = self.priority or max(
             (PRIORITIES[tag] for tag in self.tags), key=_RANK.__getitem__
         )
-        return {
+        payload: dict[str, Any] = {
             "topic": self.topic,
             "title": self.title,
             "body": self.body,
             "tags": list(self.tags),
             "priority": priority,
         }
+        if self.click:
+            payload["click"] = self.click
+        return payload
 
 
 Delivery = Mail | Push
@@ -117,7 +122,13 @@ class Plan:
 
     def __init__(self, settings: Settings) -> None:
         self.ntfy = bool(settings.ntfy_url)
+        self.address = server_address(settings)
+        self.page: str | None = None  # the web page of the game at hand, if it has one
         self.out: list[Delivery] = []
+
+    def about(self, facts: GameFacts | None) -> None:
+        """What follows is about this game (None: about no game)."""
+        self.page = self.address.game_page(facts.id, facts.public) if facts else None
 
     def push(self, topic: str | None, title: str, told: Told | str, *tags: str,
              priority: str = "") -> None:
@@ -130,7 +141,9 @@ class Plan:
             body = " ".join(told.lines)
         else:
             body = told
-        self.out.append(Push(topic, title, body, tuple(dict.fromkeys(tags)), priority))
+        self.out.append(
+            Push(topic, title, body, tuple(dict.fromkeys(tags)), priority, self.page)
+        )
 
     def mail(self, user: User | None, told: Told, subject: str, facts: GameFacts) -> None:
         """An e-mail to `user` if it wants one of `told`'s event types (and no digest)."""
@@ -139,7 +152,7 @@ class Plan:
         wanted = [kind for kind in told.types if getattr(user, f"notify_{kind}")]
         if not wanted:
             return
-        body = wording.game_mail(user.username, facts, told.lines, wanted)
+        body = wording.game_mail(user.username, facts, told.lines, wanted, self.page)
         self.out.append(Mail(user.email, subject, body))
 
 
@@ -278,7 +291,7 @@ def players_invited(event: PlayersInvited, facts: GameFacts, cache: FactsCache, 
         if invitee is None:
             continue
         subject, body = wording.invitation_mail(
-            invitee.username, inviter_name, facts, event.invitation_code
+            invitee.username, inviter_name, facts, event.invitation_code, plan.page
         )
         plan.out.append(Mail(invitee.email, subject, body))  # asked for: no opt-out
         if facts.public:  # never a private game's code or name on a (public) user topic
@@ -318,6 +331,7 @@ def admin_broadcast(event: AdminBroadcast, cache: FactsCache, plan: Plan) -> Non
     for game_id in event.game_ids:
         facts = cache.game(game_id)
         if facts is not None:
+            plan.about(facts)
             plan.push(facts.topic, "Message from the administrators", event.text, "broadcast")
 
 
@@ -351,10 +365,12 @@ def deliveries(event: Event, cache: FactsCache, settings: Settings) -> list[Deli
     elif isinstance(event, PlayersInvited):
         facts = cache.game(event.game_id)
         if facts is not None:
+            plan.about(facts)
             players_invited(event, facts, cache, plan)
     else:
         handler = _GAME_EVENTS.get(type(event))
         facts = cache.game(event.game_id) if handler and hasattr(event, "game_id") else None
         if handler is not None and facts is not None:
+            plan.about(facts)
             handler(event, facts, plan)
     return plan.out

@@ -13,6 +13,7 @@ import asyncio
 from datetime import timedelta
 
 from corridorquest.notify import wording
+from corridorquest.notify.address import ServerAddress, server_address
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.outbound import queue_mail, wake
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
@@ -25,8 +26,9 @@ def _since(game: Game) -> str:
     return game.turn_since.isoformat() + "Z" if game.turn_since else "?"
 
 
-def queue_due_digests(limit: int = BATCH) -> int:
-    """Inside a transaction: queue the digests due now (up to `limit` users); how many."""
+def queue_due_digests(limit: int = BATCH, address: ServerAddress | None = None) -> int:
+    """Inside a transaction: queue the digests due now (up to `limit` users); how many.
+    (`address`: links each public game's page when PUBLIC_URL is set.)"""
     now = utcnow()
     waiting = Game.select(Game.turn_user).where(
         (Game.status == "started") & Game.turn_user.is_null(False)
@@ -57,7 +59,11 @@ def queue_due_digests(limit: int = BATCH) -> int:
         )
         for game_id, name in rows:
             others[game_id].append(name)
-        listed = [(game.id, ", ".join(others[game.id]), _since(game)) for game in games]
+        listed = [
+            (game.id, ", ".join(others[game.id]), _since(game),
+             address.game_page(game.id, not game.private) if address else None)
+            for game in games
+        ]
         subject, body = wording.digest_mail(user.username, listed)
         queue_mail(user.email, subject, body)
         user.digest_sent_at = now
@@ -69,7 +75,9 @@ async def send_digests(ctx: ServiceContext) -> int:
     """The scheduler's sweep: every digest due now; how many."""
     queued = 0
     while True:
-        count = await ctx.store.transaction(queue_due_digests)
+        count = await ctx.store.transaction(
+            queue_due_digests, BATCH, server_address(ctx.settings)
+        )
         queued += count
         if count < BATCH:
             break

@@ -13,9 +13,9 @@ if TYPE_CHECKING:
     from corridorquest.notify.facts import GameFacts
 
 _WHY = {
-    "turn": "it is your turn",
-    "action": "a move or wall in your games",
-    "game": "your games start, finish or are cancelled",
+    "turn": "when it is your turn",
+    "action": "when another player moves or places a wall in your games",
+    "game": "when your games start, finish or are cancelled",
 }
 
 
@@ -64,28 +64,53 @@ def reminder_push(name: str, game_id: int, since: str) -> str:
     return f"It has been {name}'s turn in game {game_id} since {since}."
 
 
-def game_mail(username: str, facts: GameFacts, lines: Sequence[str], kinds: Sequence[str]) -> str:
-    why = " and ".join(_WHY[kind] for kind in kinds)
+def _listed(parts: Sequence[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    if len(parts) < 2:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def see_game(game_id: int, page: str | None) -> str:
+    """Where to see a game: its web page (when there is one to link) and the command."""
+    command = f"cq game show --game-id {game_id}"
+    if page:
+        return f"See the game at {page}\nor in a terminal with: {command}"
+    return f"See the game with: {command}"
+
+
+def game_mail(
+    username: str, facts: GameFacts, lines: Sequence[str], kinds: Sequence[str],
+    page: str | None = None,
+) -> str:
+    why = _listed([_WHY[kind] for kind in kinds])
     return (
         f"Hello {username},\n\n"
         + "\n".join(lines)
-        + f"\n\nSee the game with:\n  cq game show --game-id {facts.id}\n\n"
-        f"You get this e-mail because you asked to hear when {why}. "
-        "Change that with `cq user notify`.\n"
+        + f"\n\n{see_game(facts.id, page)}\n\n"
+        f"You get this e-mail because you asked for e-mails {why}. "
+        "To change that, use `cq user notify`.\n"
     )
 
 
 def invitation_mail(
-    invitee: str, inviter: str, facts: GameFacts, code: str
+    invitee: str, inviter: str, facts: GameFacts, code: str, page: str | None = None
 ) -> tuple[str, str]:
     subject = f"Corridor Quest: {inviter} invites you to game {facts.id}"
+    seen = f"See the game at {page}\n\n" if page else ""
     body = (
         f"Hello {invitee},\n\n"
         f"{inviter} invites you to Corridor Quest game {facts.id} ({facts.variant()}).\n\n"
         f"Invitation code: {code}\n\n"
+        f"{seen}"
         f"Join with:\n  cq game join --game-id {facts.id} --invitation-code {code}\n"
     )
     return subject, body
+
+
+def signature(server: str) -> str:
+    """The end of every e-mail: which server sent it (a standard `-- ` signature)."""
+    return f"-- \nCorridor Quest server at {server}\n"
 
 
 def invitation_push(inviter: str, facts: GameFacts) -> str:
@@ -102,20 +127,25 @@ def renamed(old: str, new: str) -> str:
     )
 
 
-def digest_mail(username: str, games: Sequence[tuple[int, str, str]]) -> tuple[str, str]:
-    """`games`: (id, the other players, since when it is the user's turn)."""
+def digest_mail(
+    username: str, games: Sequence[tuple[int, str, str, str | None]]
+) -> tuple[str, str]:
+    """`games`: (id, the other players, since when it is the user's turn, its web page
+    or None)."""
     count = len(games)
     subject = (
         f"Corridor Quest: {count} game{'s' if count != 1 else ''} waiting for your move"
     )
     listed = "\n".join(
         f"  game {game_id} with {others}: your turn since {since}"
-        for game_id, others, since in games
+        + (f"\n    {page}" if page else "")
+        for game_id, others, since, page in games
     )
     body = (
         f"Hello {username},\n\nIt is your turn in these games:\n{listed}\n\n"
-        "See one with `cq game show --game-id ID`.\n\n"
-        "You get at most one such e-mail a day because you chose the daily digest "
-        "(`cq user notify --digest` turns it off and brings back one e-mail per event).\n"
+        "See one in a terminal with: cq game show --game-id ID\n\n"
+        "You get this e-mail, at most one a day, because you chose the daily digest. "
+        "To get one e-mail per event instead, turn the digest off with "
+        "`cq user notify --digest`.\n"
     )
     return subject, body

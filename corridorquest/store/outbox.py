@@ -123,14 +123,16 @@ def replace_events(event_ids: Sequence[int], rows: Iterable[tuple[str, dict[str,
     return queue_many(rows)
 
 
-def claim_due(limit: int, lease_seconds: float) -> list[Item]:
-    """Inside a transaction: up to `limit` due mail and up to `limit` due ntfy rows that
+def claim_due(
+    limit: int, lease_seconds: float, kinds: Sequence[str] = (MAIL, NTFY)
+) -> list[Item]:
+    """Inside a transaction: up to `limit` due rows of each of `kinds` (mail, ntfy) that
     nobody is delivering, now claimed by the caller for `lease_seconds`. (One query per
     kind: each walks the index (kind, done_at, due_at) from its first due row, however
     many events wait beside them.)"""
     moment = now()
     items: list[Item] = []
-    for kind in (MAIL, NTFY):
+    for kind in kinds:
         query = (
             OutboxItem.select()
             .where(
@@ -173,6 +175,12 @@ def mark_failed(item_id: int, attempts: int, error: str) -> None:
     OutboxItem.update(
         attempts=attempts, done_at=now(), failed=True, claimed_until=None, error=error[:1000]
     ).where(OutboxItem.id == item_id).execute()
+
+
+def release(item_ids: Sequence[int]) -> None:
+    """Claimed rows handed back untried: due as they were, for anyone to claim again."""
+    if item_ids:
+        OutboxItem.update(claimed_until=None).where(OutboxItem.id.in_(list(item_ids))).execute()
 
 
 def release_claims() -> int:

@@ -50,6 +50,7 @@ def test_a_publish_that_fails_is_retried_and_delivered_once(
     log = api.server.log_text()
     assert "ntfy to ria failed (attempt 1 of 12, again in 1 s)" in log
     assert "ntfy to ria failed (attempt 2 of 12, again in 2 s)" in log
+    assert "HTTP Request:" not in log  # httpx's INFO line per publish is not logged
 
 
 def test_a_publish_refused_or_failing_too_often_is_given_up_with_an_error_line(
@@ -142,3 +143,17 @@ def test_what_was_acknowledged_before_a_kill_is_delivered_once_after_the_restart
     assert by_topic(got(ntfy.published)) == scripted.ntfy
     assert len(ntfy.requests) == 21  # no duplicate
     assert mails_by_recipient(smtp.mails) == scripted.mails
+
+
+def test_a_topic_whose_message_failed_gets_the_rest_after_it_in_order(
+    api: Api, ntfy: NtfyRecorder
+) -> None:
+    """The first message (whichever topic it is on) fails: that topic's later messages
+    wait for its retry and arrive after it, in the order they happened; nothing twice."""
+    tokens = api.users("vi", "wes", "xan", "yu")
+    ntfy.fail_next(1, 500)
+    scripted = four_player_game(api.http, tokens)
+    api.drained()
+    assert [p.status for p in ntfy.requests].count(500) == 1
+    assert by_topic(got(ntfy.published)) == scripted.ntfy
+    assert len(ntfy.published) == 21

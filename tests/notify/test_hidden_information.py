@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from corridorquest.events import ActionPlayed, to_record
+from corridorquest.store import Store, outbox
+from corridorquest.store.models import User
 from tests.notify.conftest import Api, Mailbox
 from tests.notify.helpers import (
     NORTH_WALLS,
@@ -75,7 +80,8 @@ def test_a_masked_invisible_game_never_tells_where_a_wall_is_nor_who_placed_it(
     tokens = api.users("ida", "jon")
     for token in tokens.values():  # with action mails too: they would tell of every wall
         api.patch_me(token, notify={"action": True})
-    ntfy.pause()  # the worker is held up: it works the walls out after the game finished
+    ntfy.pause()  # the messages wait for ntfy and go out together (see the test below for
+    # the actions worked out only after the game finished)
     game = start_game(api.http, tokens, size=5, masked=True, invisible=True)
     gid = game["id"]
     walls_by = seat_names(game)["north"]
@@ -118,7 +124,8 @@ def test_an_invisible_game_tells_an_opponents_wall_without_its_square(
     tokens = api.users("kim", "lou")
     for token in tokens.values():
         api.patch_me(token, notify={"action": True})
-    ntfy.pause()  # the worker is held up: it works the walls out after the game finished
+    ntfy.pause()  # the messages wait for ntfy and go out together (see the test below for
+    # the actions worked out only after the game finished)
     game = start_game(api.http, tokens, size=5, invisible=True)
     gid = game["id"]
     names = seat_names(game)
@@ -140,3 +147,47 @@ def test_an_invisible_game_tells_an_opponents_wall_without_its_square(
     assert sum(placed in m.body for m in mails) == walls
     assert any(m.body.startswith(f"Hello {names['south']},\n\n{placed}\nIt is your turn.")
                for m in mails)
+
+
+@pytest.mark.parametrize("mode", ["masked", "invisible"])
+def test_walls_worked_out_after_the_game_finished_tell_no_more(
+    api: Api, ntfy: NtfyRecorder, smtp: Mailbox, mode: str
+) -> None:
+    """The worker may work an action out long after it was played (a backlog, a restart;
+    its e-mail and ntfy deliveries never hold it up): by then the game may have finished,
+    which shows every wall on its page. The game's walls are recorded again after the
+    finish, as the worker would find them then: still nothing of a masked wall is told,
+    and an invisible one is "placed a wall", never where."""
+    tokens = api.users("ned", "oli")
+    for token in tokens.values():
+        api.patch_me(token, notify={"action": True})
+    game = start_game(api.http, tokens, size=5, **{mode: True})
+    seats = {name: seat for seat, name in seat_names(game).items()}
+    actions = play_out(api.http, tokens, game, scripts())
+    api.drained()
+    told_before, mailed_before = len(ntfy.requests), len(smtp.mails)
+
+    store = Store.open(api.server.database_url, pool_size=1, migrate=False)
+    try:
+        ids = store.run(lambda: {u.username: u.id for u in User.select()})
+        walls = [
+            ActionPlayed(game_id=game["id"], revision=n, n=n, user_id=ids[name], seat=seats[name],
+                         type=kind, notation=to,
+                         next_user_id=ids[following] if following else None)
+            for n, (name, kind, to, following) in enumerate(actions, start=1)
+            if kind == "wall"
+        ]
+        store.run(lambda: [outbox.record_event(*to_record(wall)) for wall in walls])
+    finally:
+        store.close()
+    ntfy.wait_for(lambda published: len(published) > told_before)
+    api.drained()
+
+    told = [f"{p.topic} {p.title} {p.body}" for p in ntfy.requests[told_before:]]
+    told += [f"{m.subject} {m.body}" for m in smtp.mails[mailed_before:]]
+    assert told  # (the turns they passed on are told again)
+    assert [t for t in told for wall in NORTH_WALLS if re.search(rf"\b{wall}\b", t)] == []
+    if mode == "masked":
+        assert not any("placed" in text for text in told)
+    else:
+        assert any("placed a wall." in text for text in told)

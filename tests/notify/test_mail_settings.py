@@ -42,7 +42,10 @@ def test_each_player_gets_the_mails_its_settings_ask_for(api: Api, smtp: Mailbox
             expected["dan@example.test"].append(turn)
     assert mails_by_recipient(smtp.mails) == expected
     action_mail = next(m for m in smtp.to("ann@example.test") if "played in" in m.subject)
-    assert "a move or wall in your games" in action_mail.body
+    assert (
+        "You get this e-mail because you asked for e-mails when another player moves or "
+        "places a wall in your games. To change that, use `cq user notify`." in action_mail.body
+    )
 
 
 def digests(smtp: Mailbox) -> dict[str, list[list[int]]]:

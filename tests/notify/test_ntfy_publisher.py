@@ -7,10 +7,9 @@ import asyncio
 import base64
 from pathlib import Path
 
-import httpx
 import pytest
 
-from corridorquest.notify.ntfy import NtfyPublisher, PublishRefused
+from corridorquest.notify.ntfy import NtfyPublisher, PublishRefused, PublishTimeout
 from corridorquest.settings import Settings
 from tests.support.ntfy_recorder import NtfyRecorder
 
@@ -74,7 +73,7 @@ def test_ntfy_timeout_bounds_a_publish_to_a_server_that_does_not_answer(
 
     ntfy.pause()  # the server holds every request (up to 30 s)
     try:
-        with pytest.raises(httpx.TimeoutException):  # a failure to retry, not a refusal
+        with pytest.raises(PublishTimeout):  # a failure to retry, not a refusal
             asyncio.run(run())
     finally:
         ntfy.resume()

@@ -37,11 +37,13 @@ def test_a_four_player_game_tells_each_player_and_topic_exactly_what_happened(
 
     gid = scripted.game_id
     p0, p1 = scripted.order[:2]
+    where = api.server.base_url.removeprefix("http://")  # no PUBLIC_URL: host and port
     assert smtp.to(f"{p0}@example.test")[0].body == (
         f"Hello {p0},\n\nGame {gid} (4 players, 5x5) started: ann, bob, cat, dan.\n"
-        f"It is your turn.\n\nSee the game with:\n  cq game show --game-id {gid}\n\n"
-        "You get this e-mail because you asked to hear when your games start, finish or are "
-        "cancelled and it is your turn. Change that with `cq user notify`.\n"
+        f"It is your turn.\n\nSee the game with: cq game show --game-id {gid}\n\n"
+        "You get this e-mail because you asked for e-mails when your games start, finish or "
+        "are cancelled and when it is your turn. To change that, use `cq user notify`.\n\n"
+        f"-- \nCorridor Quest server at {where}\n"
     )
     turn_mail = smtp.to(f"{p1}@example.test")[1].body
     assert turn_mail.startswith(f"Hello {p1},\n\n{scripted.lines[0]}\nIt is your turn.\n")
