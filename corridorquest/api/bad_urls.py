@@ -18,7 +18,7 @@ from typing import Any
 
 from sanic import Request
 from sanic.compat import Header
-from sanic.exceptions import BadRequest
+from sanic.exceptions import BadRequest as SanicBadRequest  # Sanic answers it: 400 bad_request
 
 MESSAGE = "the request's URL holds a character no URL may hold (a control character or a space)"
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110's token: a method's name
@@ -50,11 +50,11 @@ class CheckedRequest(Request):
         stream_id: int = 0,
     ) -> None:
         if not _TOKEN.fullmatch(method):
-            raise BadRequest("the request's method holds a character no method may hold")
+            raise SanicBadRequest("the request's method holds a character no method may hold")
         rest = (headers, version, method, transport, app, head, stream_id)
         try:
             super().__init__(url_bytes, *rest)
-        except BadRequest:
+        except SanicBadRequest:
             if method != _ERROR_METHOD or head:
-                raise BadRequest(MESSAGE) from None
+                raise SanicBadRequest(MESSAGE) from None
             super().__init__(_escaped(url_bytes), *rest)
