@@ -83,21 +83,43 @@ def check_password(password: str, username: str) -> str:
     return password
 
 
-# C0 controls (line breaks and tabs too), DEL, C1 controls, and the bidirectional
-# embedding, override and isolate characters: any of them in text shown to other users
-# could rewrite their terminal or reorder what they read.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Characters that must never reach another user's screen, because they act on it or
+# cannot be seen there: C0 controls (line breaks and tabs too), DEL, C1 controls; the
+# line and paragraph separators (U+2028, U+2029); the bidirectional marks, embeddings,
+# overrides and isolates (they reorder what one reads); the zero-width space, the word
+# joiner and the invisible operators, the byte order mark, the soft hyphen and the other
+# characters Unicode says to draw as nothing (its Default_Ignorable_Code_Point, the
+# Hangul fillers among them); the noncharacters U+FFFE and U+FFFF, the interlinear
+# annotation marks, and surrogates (no text holds one; PostgreSQL cannot store one).
+# A message of one U+200B otherwise reached every game as an empty line.
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\u3164\ud800-\udfff\ufeff\uffa0"
+    "\ufff0-\ufffb\ufffe\uffff\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e001f\U000e0080-\U000e00ff\U000e01f0-\U000e0fff]"
+)
+# The joiners and selectors that shape the character before them, which people do type:
+# the zero-width non-joiner and joiner (Persian and Indic words, emoji sequences such as
+# a family), the variation selectors (the emoji form of a heart) and the emoji tags
+# (the flag of Scotland). Allowed after a visible character; at the start of the text or
+# after a space they shape nothing and are refused like the characters above.
+_SHAPING = "\u200c\u200d\ufe00-\ufe0f\U000e0020-\U000e007f\U000e0100-\U000e01ef"
+_LONE_SHAPING = re.compile(f"(?:^|(?<=\\s))[{_SHAPING}]")
 
 
 def has_control_characters(text: str) -> bool:
-    """Whether `text` holds a character that must never reach another user's terminal."""
-    return _CONTROL.search(text) is not None
+    """Whether `text` holds a character that must never reach another user's screen: a
+    control or invisible character (the list above), or a joiner or selector that joins
+    nothing. The one check of every text one user writes for others to read (messages,
+    broadcasts, descriptions, the MOTD)."""
+    return _CONTROL.search(text) is not None or _LONE_SHAPING.search(text) is not None
 
 
 def check_description(description: str) -> str:
     if has_control_characters(description):
         raise Unprocessable(
-            "invalid_description", "the description must be one line without control characters"
+            "invalid_description",
+            "the description must be one line without control or invisible characters",
         )
     if len(description) > DESCRIPTION_MAX:
         raise Unprocessable(
