@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from sanic import Blueprint, Request
@@ -25,11 +25,13 @@ bp = Blueprint("users", url_prefix="/users")
 
 # What the services check (security/policy.py, 422 with the field's reason), declared in
 # the OpenAPI document; the models' own bounds stay wider (beyond them: 400 bad_request).
-USERNAME = {"pattern": f"^[A-Za-z][A-Za-z0-9_-]{{0,{USERNAME_MAX - 1}}}$",
-            "maxLength": USERNAME_MAX}
-PASSWORD = {"minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}
-DESCRIPTION = {"pattern": VISIBLE_TEXT_PATTERN, "maxLength": DESCRIPTION_MAX}
-NTFY_TOPIC = {"pattern": f"^(|[A-Za-z0-9_-]{{{USERNAME_MAX + 1},64}})$"}
+USERNAME: dict[str, Any] = {
+    "pattern": f"^[A-Za-z][A-Za-z0-9_-]{{0,{USERNAME_MAX - 1}}}$",
+    "maxLength": USERNAME_MAX,
+}
+PASSWORD: dict[str, Any] = {"minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}
+DESCRIPTION: dict[str, Any] = {"pattern": VISIBLE_TEXT_PATTERN, "maxLength": DESCRIPTION_MAX}
+NTFY_TOPIC: dict[str, Any] = {"pattern": f"^(|[A-Za-z0-9_-]{{{USERNAME_MAX + 1},64}})$"}
 
 
 class SignupIn(BaseModel):
