@@ -42,7 +42,7 @@ class AdminAuditOut(BaseModel):
     "The administrators' actions, newest first (system admins only)",
     tag=TAG,
     ok=(200, AdminAuditOut),
-    errors=(403,),
+    errors=(403, 422),
 )
 @query_parameters(AdminAuditQuery)
 async def audit(request: Request) -> HTTPResponse:

@@ -25,7 +25,12 @@ broadcasts_bp = Blueprint("admin_broadcasts", url_prefix="/admin")
 
 class AdminMotdIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    text: str = Field(max_length=2000, description="one line, 1-500 characters")
+    text: str = Field(
+        max_length=2000,
+        json_schema_extra={"minLength": 1},  # "" is a 422, as every empty text
+        description="1-500 characters once the spaces around are removed, one line "
+        "without control or invisible characters (422 invalid_motd)",
+    )
 
 
 class AdminMotdOut(BaseModel):

@@ -38,6 +38,7 @@ from corridorquest.api import (
     trading,
     users,
 )
+from corridorquest.api.bad_urls import CheckedRequest
 from corridorquest.api.errors import install_error_handler
 from corridorquest.api.json_encoding import dumps
 from corridorquest.live import start_live
@@ -77,7 +78,12 @@ BLUEPRINTS: list[Blueprint] = [
 
 def create_app(settings: Settings) -> Sanic[Any, Any]:
     """A new application (a unique name per call, so tests may create several)."""
-    app = Sanic(f"corridorquest_{next(_app_numbers)}", configure_logging=False, dumps=dumps)
+    app = Sanic(
+        f"corridorquest_{next(_app_numbers)}",
+        configure_logging=False,
+        dumps=dumps,
+        request_class=CheckedRequest,  # a URL that does not parse: 400, answered
+    )
     app.config.ACCESS_LOG = False
     app.config.FALLBACK_ERROR_FORMAT = "json"
     app.config.REQUEST_MAX_SIZE = 1_000_000

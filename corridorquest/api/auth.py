@@ -29,6 +29,14 @@ def services(request: Request) -> ServiceContext:
     return ctx
 
 
+def cookie_secure(request: Request) -> bool:
+    """Whether the session cookie is sent with `Secure` (browsers then send it back over
+    HTTPS only): always under REQUIRE_HTTPS (every request served arrived over HTTPS,
+    directly or through a proxy, counted in PROXIES_COUNT or not), else when this request
+    came over HTTPS as Sanic sees it."""
+    return bool(services(request).settings.require_https) or request.scheme == "https"
+
+
 def bearer_token(request: Request) -> str:
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")

@@ -62,6 +62,7 @@ async def _view(request: Request, user: CurrentUser, game_id: int) -> dict[str, 
     tag=TAG,
     ok=(200, None),
     errors=(404, 409, 422),
+    secured="optional",  # watching without login (WEB_WATCH_WITHOUT_LOGIN)
     media=("image/svg+xml", "the board: an SVG document"),
 )
 @query_parameters(BoardQuery)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 from sanic_ext import openapi
@@ -40,7 +40,7 @@ def documented(
     ok: tuple[int, type[BaseModel] | None],
     body: type[BaseModel] | None = None,
     errors: Sequence[int] = (),
-    secured: bool = True,
+    secured: bool | Literal["optional"] = True,
     description: str | None = None,
     media: tuple[str, str] | None = None,
 ) -> Callable[[F], F]:
@@ -48,6 +48,9 @@ def documented(
 
     `media`: (content type, what it is) of a success answer that is not JSON (a picture,
     an event stream); without it and without a model the success answer has no body.
+    `secured="optional"`: a login is not needed but counts when given (watching a public
+    game: WEB_WATCH_WITHOUT_LOGIN); a bad token is still a 401. A body whose model has no
+    required field may be left out (`parse_body` reads an empty body as `{}`).
     """
     status, model = ok
     content: dict[str, Any] = {}  # no body (None would document one of any type)
@@ -74,13 +77,17 @@ def documented(
         "description": description or summary,
     }
     if body is not None:
-        kwargs["body"] = RequestBody({"application/json": schema_ref(body)}, required=True)
+        required = bool(body.model_json_schema().get("required"))
+        kwargs["body"] = RequestBody({"application/json": schema_ref(body)}, required=required)
     if secured:
         kwargs["secured"] = {"token": []}
     define = openapi.definition(**kwargs)
 
     def decorate(handler: F) -> F:
-        return _unwrapped(define(handler), handler)
+        handler = _unwrapped(define(handler), handler)
+        if secured == "optional":  # security: [{"token": []}, {}]: the token, or nothing
+            handler = openapi.secured({})(handler)
+        return handler
 
     return decorate
 

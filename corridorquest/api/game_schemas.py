@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from corridorquest.engine import PLAYER_COUNTS, SIZES
 from corridorquest.services.game_list import RELATIONS, STATUS_ALIASES
 
 SeatName = Literal["north", "east", "south", "west"]
@@ -15,8 +16,12 @@ Username = str
 
 class NewGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    players: int = Field(2, description="2 or 4")
-    size: int = Field(9, description="board size: 5, 7, 9, 11, 13, 15 or 17")
+    players: int = Field(2, description="2 or 4", json_schema_extra={"enum": list(PLAYER_COUNTS)})
+    size: int = Field(
+        9,
+        description="board size: 5, 7, 9, 11, 13, 15 or 17",
+        json_schema_extra={"enum": list(SIZES)},
+    )
     masked: bool = False
     invisible: bool = False
     private: bool = False
@@ -28,8 +33,8 @@ class NewGameIn(BaseModel):
 
 class ChangeGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    players: int | None = None
-    size: int | None = None
+    players: int | None = Field(None, json_schema_extra={"enum": [*PLAYER_COUNTS, None]})
+    size: int | None = Field(None, json_schema_extra={"enum": [*SIZES, None]})
     masked: bool | None = None
     invisible: bool | None = None
     private: bool | None = None

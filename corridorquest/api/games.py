@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from json import dumps, loads
+
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, json
 from sanic_ext import openapi
@@ -22,7 +25,7 @@ from corridorquest.api.game_schemas import (
     ShowQuery,
 )
 from corridorquest.api.validation import check_text, parse_body, parse_query
-from corridorquest.services import game_list, games, play, positions
+from corridorquest.services import game_list, games, idempotency, play, positions
 from corridorquest.services.game_access import not_found
 from corridorquest.services.games import GameOptions, WriteResult
 
@@ -42,9 +45,26 @@ def checked_id(game_id: int) -> int:
 
 
 def idempotency_key(request: Request) -> str | None:
+    """The Idempotency-Key header, carrying a hash of the request it came with (method,
+    path, query and body; a JSON body in a canonical form, so that a retry that only
+    orders its fields otherwise is the same request)."""
     value: str | None = request.headers.get("idempotency-key")
     check_text(value)
-    return value
+    if value is None:
+        return None
+    return idempotency.RequestKey(value, _request_hash(request))
+
+
+def _request_hash(request: Request) -> str:
+    body = request.body or b""
+    try:
+        body = dumps(loads(body), sort_keys=True, separators=(",", ":")).encode()
+    except (ValueError, RecursionError):  # not JSON: as it came
+        pass
+    head = f"{request.method} {request.path}?{request.query_string}\n".encode(
+        errors="backslashreplace"
+    )
+    return hashlib.sha256(head + body).hexdigest()
 
 
 def answer(result: WriteResult) -> HTTPResponse:

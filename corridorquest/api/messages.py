@@ -20,7 +20,12 @@ TAG = "messages"
 
 class MessageIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    text: str = Field(max_length=2000, description="1-500 characters")
+    text: str = Field(
+        max_length=2000,
+        json_schema_extra={"minLength": 1},  # "" is a 422, as every empty text
+        description="1-500 characters once the spaces around are removed, one line "
+        "without control or invisible characters (422 invalid_message)",
+    )
     to: str | None = Field(None, max_length=64, description="a player: makes it a DM")
 
 
@@ -69,7 +74,12 @@ class MutesOut(BaseModel):
 
 class BroadcastIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    text: str = Field(max_length=2000, description="1-500 characters")
+    text: str = Field(
+        max_length=2000,
+        json_schema_extra={"minLength": 1},  # "" is a 422, as every empty text
+        description="1-500 characters once the spaces around are removed, one line "
+        "without control or invisible characters (422 invalid_message)",
+    )
 
 
 class BroadcastOut(BaseModel):

@@ -61,7 +61,7 @@ class LeaderboardOut(BaseModel):
     tag=TAG,
     ok=(200, HighscoresOut),
     errors=(404,),
-    secured=False,
+    secured="optional",  # a login shows what the caller may see of private games
 )
 async def highscores(request: Request, username: str) -> HTTPResponse:
     check_text(username)
@@ -76,7 +76,7 @@ async def highscores(request: Request, username: str) -> HTTPResponse:
     tag=TAG,
     ok=(200, LeaderboardOut),
     errors=(422,),
-    secured=False,
+    secured="optional",  # a login shows what the caller may see of private games
 )
 @query_parameters(LeaderboardQuery)
 async def leaderboard(request: Request) -> HTTPResponse:

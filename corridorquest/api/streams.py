@@ -127,6 +127,7 @@ def _chunked(request: Request) -> bool:
     tag=TAG,
     ok=(200, None),
     errors=(404, 422, 429),
+    secured="optional",  # watching without login (WEB_WATCH_WITHOUT_LOGIN)
     media=("text/event-stream", "a stream of server-sent events"),
 )
 @query_parameters(StreamQuery)
@@ -160,6 +161,7 @@ class ManyQuery(BaseModel):
     tag=TAG,
     ok=(200, None),
     errors=(404, 422, 429),
+    secured="optional",  # watching without login (WEB_WATCH_WITHOUT_LOGIN)
     media=("text/event-stream", "a stream of server-sent events"),
 )
 @query_parameters(ManyQuery)

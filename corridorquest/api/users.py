@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from sanic import Blueprint, Request
@@ -12,18 +12,49 @@ from corridorquest.api.auth import require_user, services
 from corridorquest.api.docs import documented
 from corridorquest.api.sessions import client_address
 from corridorquest.api.validation import check_text, parse_body
+from corridorquest.security.policy import (
+    DESCRIPTION_MAX,
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+    USERNAME_MAX,
+    VISIBLE_TEXT_PATTERN,
+)
 from corridorquest.services import users
 
 bp = Blueprint("users", url_prefix="/users")
 
+# What the services check (security/policy.py, 422 with the field's reason), declared in
+# the OpenAPI document; the models' own bounds stay wider (beyond them: 400 bad_request).
+USERNAME: dict[str, Any] = {
+    "pattern": f"^[A-Za-z][A-Za-z0-9_-]{{0,{USERNAME_MAX - 1}}}$",
+    "maxLength": USERNAME_MAX,
+}
+PASSWORD: dict[str, Any] = {"minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}
+DESCRIPTION: dict[str, Any] = {"pattern": VISIBLE_TEXT_PATTERN, "maxLength": DESCRIPTION_MAX}
+NTFY_TOPIC: dict[str, Any] = {"pattern": f"^(|[A-Za-z0-9_-]{{{USERNAME_MAX + 1},64}})$"}
+
 
 class SignupIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    username: str = Field(max_length=64, description="1-10: a letter, then letters/digits/_/-")
+    username: str = Field(
+        max_length=64,
+        description="1-10: a letter, then letters/digits/_/-; not `me`, not `game_...`",
+        json_schema_extra=USERNAME,
+    )
     email: str = Field(max_length=320)
-    password: str = Field(max_length=1024, description="at least 8, not the username")
-    description: str | None = Field(None, max_length=1000, description="at most 50")
-    ntfy_dm_topic: str | None = Field(None, max_length=256)
+    password: str = Field(
+        max_length=1024, description="8-256 characters, not the username",
+        json_schema_extra=PASSWORD,
+    )
+    description: str | None = Field(
+        None, max_length=1000, description="at most 50, one line without control characters",
+        json_schema_extra=DESCRIPTION,
+    )
+    ntfy_dm_topic: str | None = Field(
+        None, max_length=256,
+        description="11-64 letters, digits, _ or -, not `game_...`; '' or null: none",
+        json_schema_extra=NTFY_TOPIC,
+    )
 
 
 class VerificationStartedOut(BaseModel):
@@ -37,7 +68,10 @@ class SignupOut(VerificationStartedOut):
 
 class PasswordIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    new_password: str = Field(max_length=1024)
+    new_password: str = Field(
+        max_length=1024, description="8-256 characters, not the username",
+        json_schema_extra=PASSWORD,
+    )
 
 
 class EmailIn(BaseModel):
@@ -58,10 +92,19 @@ class NotifyIn(BaseModel):
 
 class UserPatchIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    description: str | None = Field(None, max_length=1000)
-    username: str | None = Field(None, max_length=64)
+    description: str | None = Field(
+        None, max_length=1000, description="at most 50, one line without control characters",
+        json_schema_extra=DESCRIPTION,
+    )
+    username: str | None = Field(
+        None, max_length=64, description="a new username, as at signup",
+        json_schema_extra=USERNAME,
+    )
     theme: Literal["dark", "light", "translucent"] | None = None
-    ntfy_dm_topic: str | None = Field(None, max_length=256, description="null or '' clears it")
+    ntfy_dm_topic: str | None = Field(
+        None, max_length=256, description="as at signup; null or '' clears it",
+        json_schema_extra=NTFY_TOPIC,
+    )
     notify: NotifyIn | None = None
 
 

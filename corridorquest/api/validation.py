@@ -3,7 +3,8 @@
 Text containing NUL characters is refused here (400): no name, notation or code has
 one, and PostgreSQL cannot store it. So is a body nested deeper than `MAX_DEPTH` (no
 request of the API nests more than a few levels) and header text that is not printable
-ASCII where the API expects a token or key.
+ASCII where the API expects a token or key. A body's values must have the JSON types the
+OpenAPI document gives them (strict validation); a query's are text, converted.
 """
 
 from __future__ import annotations
@@ -43,12 +44,14 @@ def _refuse_nul(value: Any) -> None:
 
 
 def parse_body(request: Request, model: type[M]) -> M:
-    """The JSON body as `model`; an empty body counts as `{}`."""
+    """The JSON body as `model`; an empty body counts as `{}`. Strictly: a value of another
+    JSON type than the field's (`0` for a boolean, `"2"` or `2.0` for an integer) is a 400,
+    as the OpenAPI document says, rather than a value converted."""
     data = request.json if request.body else {}
     if not isinstance(data, dict):
         raise BadRequest("bad_request", "the request body must be a JSON object")
     _refuse_nul(data)
-    return model.model_validate(data)
+    return model.model_validate(data, strict=True)
 
 
 def parse_query(request: Request, model: type[M]) -> M:

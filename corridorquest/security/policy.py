@@ -83,21 +83,65 @@ def check_password(password: str, username: str) -> str:
     return password
 
 
-# C0 controls (line breaks and tabs too), DEL, C1 controls, and the bidirectional
-# embedding, override and isolate characters: any of them in text shown to other users
-# could rewrite their terminal or reorder what they read.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Characters that must never reach another user's screen, because they act on it or
+# cannot be seen there: C0 controls (line breaks and tabs too), DEL, C1 controls; the
+# line and paragraph separators (U+2028, U+2029); the bidirectional marks, embeddings,
+# overrides and isolates (they reorder what one reads); the zero-width space, the word
+# joiner and the invisible operators, the byte order mark, the soft hyphen and the other
+# characters Unicode says to draw as nothing (its Default_Ignorable_Code_Point, the
+# Hangul fillers among them); the noncharacters U+FFFE and U+FFFF, the interlinear
+# annotation marks, and surrogates (no text holds one; PostgreSQL cannot store one).
+# A message of one U+200B otherwise reached every game as an empty line.
+_INVISIBLE = (
+    (0x00, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C),
+    (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200B),
+    (0x200E, 0x200F), (0x2028, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xD800, 0xDFFF), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFFB),
+    (0xFFFE, 0xFFFF), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE001F),
+    (0xE0080, 0xE00FF), (0xE01F0, 0xE0FFF),
+)  # fmt: skip
+
+
+def _class(ranges: tuple[tuple[int, int], ...], escape: bool) -> str:
+    """A character class of the ranges: the characters themselves (Python), or \\uXXXX
+    escapes of those below U+10000 but the surrogates (a JSON Schema pattern: ECMA-262
+    regular expressions without the u flag have no notation for the others, and a JSON
+    body with a lone surrogate is refused before any pattern, 400)."""
+    parts = []
+    for low, high in ranges:
+        if escape and (high > 0xFFFF or 0xD800 <= low <= 0xDFFF):
+            continue
+        first, last = (f"\\u{low:04x}", f"\\u{high:04x}") if escape else (chr(low), chr(high))
+        parts.append(first if low == high else f"{first}-{last}")
+    return "".join(parts)
+
+
+_CONTROL = re.compile(f"[{_class(_INVISIBLE, escape=False)}]")
+# What the OpenAPI document declares for a text that may hold none of them (the joiners'
+# rule below is the server's alone: a text the pattern allows may still be refused, 422).
+VISIBLE_TEXT_PATTERN = f"^[^{_class(_INVISIBLE, escape=True)}]*$"
+# The joiners and selectors that shape the character before them, which people do type:
+# the zero-width non-joiner and joiner (Persian and Indic words, emoji sequences such as
+# a family), the variation selectors (the emoji form of a heart) and the emoji tags
+# (the flag of Scotland). Allowed after a visible character; at the start of the text or
+# after a space they shape nothing and are refused like the characters above.
+_SHAPING = "\u200c\u200d\ufe00-\ufe0f\U000e0020-\U000e007f\U000e0100-\U000e01ef"
+_LONE_SHAPING = re.compile(f"(?:^|(?<=\\s))[{_SHAPING}]")
 
 
 def has_control_characters(text: str) -> bool:
-    """Whether `text` holds a character that must never reach another user's terminal."""
-    return _CONTROL.search(text) is not None
+    """Whether `text` holds a character that must never reach another user's screen: a
+    control or invisible character (the list above), or a joiner or selector that joins
+    nothing. The one check of every text one user writes for others to read (messages,
+    broadcasts, descriptions, the MOTD)."""
+    return _CONTROL.search(text) is not None or _LONE_SHAPING.search(text) is not None
 
 
 def check_description(description: str) -> str:
     if has_control_characters(description):
         raise Unprocessable(
-            "invalid_description", "the description must be one line without control characters"
+            "invalid_description",
+            "the description must be one line without control or invisible characters",
         )
     if len(description) > DESCRIPTION_MAX:
         raise Unprocessable(

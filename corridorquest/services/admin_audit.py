@@ -12,7 +12,7 @@ from typing import Any
 
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import BadRequest, Forbidden
+from corridorquest.services.errors import BadRequest, Forbidden, Unprocessable
 from corridorquest.services.users import iso
 from corridorquest.store.models import AdminAction, User
 
@@ -41,7 +41,8 @@ def record(
 
 def parse_since(text: str | None) -> datetime | None:
     """An ISO 8601 moment (a date, or a date and time; without a zone: UTC) as the naive
-    UTC datetime the tables store; 400 for anything else."""
+    UTC datetime the tables store; 422 `invalid_since` for anything else (a text the
+    query's declared shape allows, but not a moment)."""
     if text is None or not text.strip():
         return None
     value = text.strip()
@@ -50,8 +51,8 @@ def parse_since(text: str | None) -> datetime | None:
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise BadRequest(
-            "bad_request", f"since {text!r}: use an ISO 8601 date or time (2026-05-01T12:00Z)"
+        raise Unprocessable(
+            "invalid_since", f"since {text!r}: use an ISO 8601 date or time (2026-05-01T12:00Z)"
         ) from None
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC).replace(tzinfo=None)

@@ -57,7 +57,7 @@ async def set_motd(ctx: ServiceContext, current: CurrentUser, text: str | None) 
             raise Unprocessable(
                 "invalid_motd",
                 f"the message of the day is one line of 1-{MAX_MOTD} characters "
-                "without control characters",
+                "without control or invisible characters",
             )
 
     def write() -> dict[str, Any]:

@@ -162,12 +162,14 @@ def _not_yourself(current: CurrentUser, user: User, what: str) -> None:
 
 
 def _other_admins(user: User) -> int:
-    """Administrators besides `user` who can log in (locked ones cannot)."""
+    """Administrators besides `user` who can log in: as `services.sessions.login` decides,
+    verified and not locked (a deleted account is locked and no administrator)."""
     transaction_lock("admins")
     return (
         User.select()
         .where(
             (User.is_admin == True)  # noqa: E712
+            & (User.verified == True)  # noqa: E712
             & (User.locked == False)  # noqa: E712
             & (User.id != user.id)
         )

@@ -4,8 +4,10 @@ The stored answer is written in the SAME transaction as the write it answers, so
 write and its record commit together or not at all; concurrent requests with one key
 wait for each other (`store.transaction_lock`), so the later one finds the answer.
 Only successful answers are kept: a refused request changed nothing and may be retried
-with the same key. A key reused for a different request (another method or path) is
-refused with 422 `idempotency_key_reused`. Keys older than RETENTION are purged by maintenance.
+with the same key. A key reused for a different request (another method or path, or
+another body or query: the API passes a `RequestKey` that carries a hash of them, kept
+with the answer) is refused with 422 `idempotency_key_reused`. Keys older than RETENTION
+are purged by maintenance.
 """
 
 from __future__ import annotations
@@ -23,12 +25,27 @@ MAX_KEY_LENGTH = 255
 RETENTION = timedelta(days=1)
 
 Answer = tuple[int, Any]  # (HTTP status, JSON body)
+_HASHED = " sha256:"  # in a stored scope: "POST /games/4/actions sha256:<hex>"
+
+
+class RequestKey(str):
+    """An Idempotency-Key's value that also knows the request it came with: the hex
+    SHA-256 of its method, path, query and body (`api.games.idempotency_key`). A plain
+    str key (a caller without a request) is compared by method and path only."""
+
+    request_hash: str
+
+    def __new__(cls, value: str, request_hash: str) -> RequestKey:
+        key = super().__new__(cls, value)
+        key.request_hash = request_hash
+        return key
 
 
 def check_key(key: str | None) -> str | None:
+    """The key, stripped (still a `RequestKey` if it was one); 422 if it is not valid."""
     if key is None:
         return None
-    key = key.strip()
+    original, key = key, key.strip()
     # Printable ASCII only: a header sent as raw bytes arrives as surrogate escapes, which
     # no database can store.
     if not key or len(key) > MAX_KEY_LENGTH or not (key.isascii() and key.isprintable()):
@@ -36,7 +53,20 @@ def check_key(key: str | None) -> str | None:
             "invalid_idempotency_key",
             f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable ASCII characters",
         )
-    return key
+    return RequestKey(key, hashed) if (hashed := _request_hash(original)) else key
+
+
+def _request_hash(key: str | None) -> str:
+    return getattr(key, "request_hash", "")
+
+
+def _same_request(stored: str, scope: str, request_hash: str) -> bool:
+    """Whether a stored scope (method and path, then the request's hash if it had one:
+    answers stored before hashes were kept have none) names this request."""
+    stored_scope, _, stored_hash = stored.partition(_HASHED)
+    if stored_scope != scope:
+        return False
+    return not (stored_hash and request_hash) or stored_hash == request_hash
 
 
 def once(user_id: int, key: str | None, scope: str, write: Callable[[], Answer]) -> Answer:
@@ -47,16 +77,19 @@ def once(user_id: int, key: str | None, scope: str, write: Callable[[], Answer])
     previous = IdempotentResponse.get_or_none(
         (IdempotentResponse.user == user_id) & (IdempotentResponse.key == key)
     )
+    request_hash = _request_hash(key)
     if previous is not None:
-        if previous.scope != scope:
+        if not _same_request(previous.scope, scope, request_hash):
             raise Unprocessable(
                 "idempotency_key_reused",
-                "this Idempotency-Key was already used for a different request",
+                "this Idempotency-Key was already used for a different request "
+                "(another method, path or body)",
             )
         return int(previous.status), json.loads(previous.body)
     status, body = write()
+    stored = f"{scope}{_HASHED}{request_hash}" if request_hash else scope
     IdempotentResponse.create(
-        user=user_id, key=key, scope=scope, status=status, body=json.dumps(body)
+        user=user_id, key=str(key), scope=stored, status=status, body=json.dumps(body)
     )
     return status, body
 

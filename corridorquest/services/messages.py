@@ -74,7 +74,8 @@ def checked_text(text: str) -> str:
         raise Unprocessable("invalid_message", f"a message has at most {MAX_TEXT} characters")
     if has_control_characters(text):
         raise Unprocessable(
-            "invalid_message", "a message is one line of text without control characters"
+            "invalid_message",
+            "a message is one line of text without control or invisible characters",
         )
     return text
 

@@ -31,7 +31,7 @@ from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, file, html, json, redirect
 from sanic_ext import openapi
 
-from corridorquest.api.auth import ANONYMOUS, SESSION_COOKIE, services, watcher
+from corridorquest.api.auth import ANONYMOUS, SESSION_COOKIE, cookie_secure, services, watcher
 from corridorquest.api.sessions import client_address
 from corridorquest.services import game_list, games, messages, positions, sessions
 from corridorquest.services.auth import CurrentUser, authenticate
@@ -520,7 +520,7 @@ async def login(request: Request) -> HTTPResponse:
     response = redirect(next_path, status=303)
     response.add_cookie(
         SESSION_COOKIE, opened.token, httponly=True, samesite="Strict", path="/",
-        secure=request.scheme == "https",
+        secure=cookie_secure(request),
     )
     return response
 
