@@ -232,9 +232,19 @@ class ApiClient:
     def request_email_change(self, email: str) -> Json:
         return self.call("POST", "/users/me/email", json={"email": email})
 
-    def login(self, username: str, password: str, replace: bool = False) -> Json:
+    def login(
+        self, username: str, password: str, replace: bool = False, held_token: str | None = None
+    ) -> Json:
+        """Open a session. ``held_token``: the session this client holds now (sent as its
+        Authorization); the server replaces it when it is the user's active session."""
         body = {"username": username, "password": password, "replace": replace}
-        return self.call("POST", "/sessions", json=body, auth=False)
+        headers = {"Authorization": f"Bearer {held_token}"} if held_token else None
+        return self.call("POST", "/sessions", json=body, auth=False, headers=headers)
+
+    def logout_token(self, token: str) -> None:
+        """End the session of ``token`` (another one than this client's own)."""
+        self.request("DELETE", "/sessions/current", auth=False,
+                     headers={"Authorization": f"Bearer {token}"})
 
     def logout(self) -> None:
         self.request("DELETE", "/sessions/current")
