@@ -146,8 +146,14 @@ def test_lock_unlock_logout_and_show(cq_admin: Admin, server: RunningServer) -> 
     assert failed.status_code == 401
     shown = as_json(cq_admin("user", "show", "sessiony", "--json"))
     assert shown["sessions"]["active"] == 1 and shown["failed_logins"]["last_day"] == 1
-    assert "1 session(s) ended" in ok(cq_admin("user", "logout", "sessiony"))
+    assert ok(cq_admin("user", "logout", "sessiony")) == "sessiony: 1 session ended.\n"
     assert httpx.get(server.api + "/users/me", headers=auth(token)).status_code == 401
+    assert ok(cq_admin("user", "logout", "sessiony")) == "sessiony: 0 sessions ended.\n"
+    audit = [line for line in ok(cq_admin("audit")).splitlines() if "sessiony" in line
+             or "locky" in line]
+    assert sum("1 session ended" in line for line in audit) == 2, audit  # lock, logout
+    assert sum("0 sessions ended" in line for line in audit) == 1, audit
+    assert not any("1 sessions" in line for line in audit)
 
 
 def test_promote_demote_and_never_the_last_admin(cq_admin: Admin, server: RunningServer) -> None:
