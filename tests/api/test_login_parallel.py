@@ -166,3 +166,25 @@ def test_simultaneous_correct_logins_beyond_the_user_limit_all_succeed(
         server.api + "/sessions", [(correct, new_address()) for _ in range(2 * USER_LIMIT)]
     )
     assert statuses(answers) == {201: 2 * USER_LIMIT}
+
+
+def test_guesses_whose_client_went_away_count_as_failures_at_once(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    """A client that hangs up while its password is checked does not leave its slot
+    "being checked" (for which the next attempts would wait): it is a failure, and the
+    next attempt over the limit is refused at once."""
+    name = user(server, client, "quitter")
+    for n in range(USER_LIMIT):
+        with pytest.raises(httpx.TimeoutException):
+            httpx.post(server.api + "/sessions", json={"username": name, "password": f"g{n}"},
+                       headers=new_address(), timeout=0.05)
+    answers = []
+    for _ in range(USER_LIMIT + 1):  # whatever the hung-up ones left, no wait for them
+        started = time.monotonic()
+        answer = login(client, name, "one more guess")
+        answers.append((answer.status_code, round(time.monotonic() - started, 1)))
+        if answer.status_code == 429:
+            break
+    assert answers[-1][0] == 429, answers
+    assert all(status in (401, 429) and took < 8 for status, took in answers), answers
