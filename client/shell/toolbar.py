@@ -73,4 +73,9 @@ def toolbar_text(state: AppState, watch: GameWatch, width: int = 0) -> str:
         line = " " + SEPARATOR.join(parts) + keys
         if width <= 0 or len(line) <= width:
             return line
+    # A long refusal of the server: cut it, not the game and whose turn it is.
+    rest = " " + SEPARATOR.join([short, *turn])
+    room = width - len(rest) - len(SEPARATOR) - 1
+    if problems and room >= 8:
+        return " " + fit(SEPARATOR.join(problems), room) + SEPARATOR + rest[1:]
     return fit(line, width)
