@@ -261,8 +261,8 @@ async def login(
     except BaseException:  # cancelled (the client went away) or broken: a failure
         await asyncio.shield(ctx.store.transaction(_failed, admitted.attempt_id))
         raise
-    if admitted.user_id is None or not matches:
-        await ctx.store.transaction(_failed, admitted.attempt_id)
+    if admitted.user_id is None or not matches:  # (shielded: even if the client hangs up)
+        await asyncio.shield(ctx.store.transaction(_failed, admitted.attempt_id))
         raise Unauthenticated("invalid_credentials", "unknown username or wrong password")
     held = hash_token(held_token) if held_token else None
     try:
