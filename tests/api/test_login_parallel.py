@@ -20,12 +20,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from corridorquest.security.passwords import hash_password_sync
-from corridorquest.store import Store
-from corridorquest.store.models import User
 from tests.support.parallel import post_at_once, statuses
 from tests.support.server import RunningServer, running_server
-from tests.support.users import DEFAULT_PASSWORD, auth, make_user
+from tests.support.users import DEFAULT_PASSWORD, auth, insert_users, make_user
 
 USER_LIMIT = 5
 ADDRESS_LIMIT = 8
@@ -122,28 +119,13 @@ def test_successful_logins_are_not_counted_against_the_user(
     assert wrong == [401] * USER_LIMIT + [429]
 
 
-def insert_users(server: RunningServer, names: list[str]) -> None:
-    """Verified users with DEFAULT_PASSWORD and no session, written into the database
-    (one argon2 hash for all: signing up 25 users would take the test's time)."""
-    password_hash = hash_password_sync(DEFAULT_PASSWORD)
-    store = Store.open(server.database_url, pool_size=1, migrate=False)
-    try:
-        store.run(lambda: [
-            User.create(username=name, email=f"{name}@example.test",
-                        password_hash=password_hash, verified=True)
-            for name in names
-        ])
-    finally:
-        store.close()
-
-
 def test_friends_behind_one_address_all_log_in_at_once(
     server: RunningServer, client: httpx.Client
 ) -> None:
     """25 correct logins from 127.0.0.1 at the same moment, against an address limit of
     8: all succeed (before: 17 were refused 'try again in 5 seconds', 900 by default)."""
     names = [f"friend{n}" for n in range(25)]
-    insert_users(server, names)
+    insert_users(server.database_url, names)
     attempts = [({"username": name, "password": DEFAULT_PASSWORD}, {}) for name in names]
     answers = post_at_once(server.api + "/sessions", attempts)
     assert statuses(answers) == {201: 25}, [a.text for a in answers if a.status_code != 201]
@@ -160,7 +142,7 @@ def test_simultaneous_correct_logins_beyond_the_user_limit_all_succeed(
     """Twice the user limit of correct logins for one user at once (each replacing the
     one before): all are let in, none is refused."""
     name = "crowd"
-    insert_users(server, [name])  # (127.0.0.1 may be at its limit: no login from it here)
+    insert_users(server.database_url, [name])  # (127.0.0.1 may be at its limit: no login)
     correct = {"username": name, "password": DEFAULT_PASSWORD, "replace": True}
     answers = post_at_once(
         server.api + "/sessions", [(correct, new_address()) for _ in range(2 * USER_LIMIT)]
@@ -175,7 +157,7 @@ def test_guesses_whose_client_went_away_count_as_failures_at_once(
     "being checked" (for which the next attempts would wait): it is a failure, and the
     next attempt over the limit is refused at once."""
     name = "quitter"
-    insert_users(server, [name])  # (127.0.0.1 may be at its limit: no login from it here)
+    insert_users(server.database_url, [name])  # (127.0.0.1 may be at its limit: no login)
     for n in range(USER_LIMIT):
         with pytest.raises(httpx.TimeoutException):
             httpx.post(server.api + "/sessions", json={"username": name, "password": f"g{n}"},

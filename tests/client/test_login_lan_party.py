@@ -22,9 +22,8 @@ import pytest
 
 from client.api import ApiClient
 from client.errors import CqError
-from tests.api.test_login_parallel import insert_users
 from tests.support.server import RunningServer, running_server
-from tests.support.users import DEFAULT_PASSWORD
+from tests.support.users import DEFAULT_PASSWORD, insert_users
 
 FRIENDS = 25
 
@@ -41,7 +40,7 @@ def test_a_room_of_friends_behind_one_address_all_log_in_at_once(
     server: RunningServer,
 ) -> None:
     names = [f"friend{n}" for n in range(FRIENDS)]
-    insert_users(server, names)
+    insert_users(server.database_url, names)
     barrier = threading.Barrier(FRIENDS)
 
     def log_in(name: str) -> str:
