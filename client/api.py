@@ -11,7 +11,9 @@ A 503 whose answer says ``retry_after`` (the server busy: ``database_busy``,
 ``password_hashing_busy``; nothing was changed) is sent again after that many seconds, up
 to BUSY_RETRIES times, when the wait is at most BUSY_WAIT_LIMIT seconds; ``on_busy`` hears
 of each wait (cq says so on stderr). The request goes again unchanged, its
-``Idempotency-Key`` included.
+``Idempotency-Key`` included. A login goes again up to LOGIN_BUSY_RETRIES times, after
+up to a second more than asked, at random: when a room full of players logs in at once,
+their password checks take turns and the retries do not all arrive together again.
 
 A server URL without a scheme (``localhost:3000``) means ``http://``
 (:func:`normalize_server_url`). An ``https://`` URL of a server that speaks plain HTTP
@@ -20,6 +22,7 @@ fails at once with "the server ... does not speak HTTPS" (:mod:`client.tls_check
 
 from __future__ import annotations
 
+import random
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -41,6 +44,8 @@ SCHEMES = ("http", "https")
 STREAM_READ_TIMEOUT = 45.0
 BUSY_RETRIES = 3  # a busy server's 503 (with retry_after) is sent again this many times
 BUSY_WAIT_LIMIT = 10  # seconds: a longer retry_after is not waited for (cq says it)
+LOGIN_BUSY_RETRIES = 10  # a login's password check waits for the others' (LAN party)
+LOGIN_SPREAD = 1.0  # seconds: at most this much added at random to a login's wait
 Json = dict[str, Any]
 BusyHandler = Callable[[int, str], None]  # (seconds to wait, the server's reason)
 
@@ -129,27 +134,34 @@ class ApiClient:
         params: dict[str, Any] | None = None,
         auth: bool = True,
         headers: dict[str, str] | None = None,
+        busy_retries: int = BUSY_RETRIES,
+        spread: float = 0.0,
     ) -> Any:
         sent_headers = self._auth_headers(headers) if auth else dict(headers or {})
         clean = {k: v for k, v in (params or {}).items() if v is not None}
         response = self._send(
-            method, path, json=json, params=clean or None, headers=sent_headers
+            method, path, busy_retries, spread, json=json, params=clean or None,
+            headers=sent_headers,
         )
         return self._decode(response)
 
-    def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        """The answer, after waiting out a busy server's 503s (see the module docstring)."""
+    def _send(
+        self, method: str, path: str, busy_retries: int = BUSY_RETRIES, spread: float = 0.0,
+        **kwargs: Any,
+    ) -> httpx.Response:
+        """The answer, after waiting out a busy server's 503s (see the module docstring):
+        at most ``busy_retries`` times, each wait longer by up to ``spread`` seconds."""
         retries = 0
         while True:
             with self._transport_errors():
                 response = self._http.request(method, path, **kwargs)
             busy = _busy_wait(response)
-            if busy is None or retries == BUSY_RETRIES:
+            if busy is None or retries == busy_retries:
                 return response
             retries += 1
             if self.on_busy is not None:
                 self.on_busy(*busy)
-            time.sleep(busy[0])
+            time.sleep(busy[0] + random.uniform(0, spread))
 
     def _auth_headers(self, headers: dict[str, str] | None = None) -> dict[str, str]:
         if not self.token:
@@ -232,9 +244,20 @@ class ApiClient:
     def request_email_change(self, email: str) -> Json:
         return self.call("POST", "/users/me/email", json={"email": email})
 
-    def login(self, username: str, password: str, replace: bool = False) -> Json:
+    def login(
+        self, username: str, password: str, replace: bool = False, held_token: str | None = None
+    ) -> Json:
+        """Open a session. ``held_token``: the session this client holds now (sent as its
+        Authorization); the server replaces it when it is the user's active session."""
         body = {"username": username, "password": password, "replace": replace}
-        return self.call("POST", "/sessions", json=body, auth=False)
+        headers = {"Authorization": f"Bearer {held_token}"} if held_token else None
+        return self.call("POST", "/sessions", json=body, auth=False, headers=headers,
+                         busy_retries=LOGIN_BUSY_RETRIES, spread=LOGIN_SPREAD)
+
+    def logout_token(self, token: str) -> None:
+        """End the session of ``token`` (another one than this client's own)."""
+        self.request("DELETE", "/sessions/current", auth=False,
+                     headers={"Authorization": f"Bearer {token}"})
 
     def logout(self) -> None:
         self.request("DELETE", "/sessions/current")

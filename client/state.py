@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import click
 
 from client.api import ApiClient
+from client.errors import CqError
 from client.profiles import Profile, ProfileStore
 
 
@@ -25,18 +26,31 @@ class AppState:
     current_game: int | None = None
     force_color: bool | None = None
     _profile: Profile | None = None
+    _stamp: tuple[int, int] | None = None  # the profile file's (inode, mtime) when read
 
     @property
     def profile(self) -> Profile:
         """The profile in use; a profile chosen by name (CQ_PROFILE, ``cq profile
-        switch``) that does not exist is an :class:`~client.errors.InputError`."""
+        switch``) that does not exist is an :class:`~client.errors.InputError`.
+
+        Read again when its file changed (``cq login`` in another terminal gave the
+        profile a new session: the shell uses it rather than the ended one)."""
         if self._profile is None or (
             self.profile_name is None and self._profile.name != self.store.current_name()
-        ):
+        ) or self._file_stamp(self._profile.name) != self._stamp:
             if self.profile_name is None:
                 self.store.check_current()
-            self._profile = self.store.load(self.profile_name)
+            name = self.profile_name or self.store.current_name()
+            self._stamp = self._file_stamp(name)
+            self._profile = self.store.load(name)
         return self._profile
+
+    def _file_stamp(self, name: str) -> tuple[int, int] | None:
+        try:
+            found = self.store.path(name).stat()  # a save replaces the file: a new inode
+            return found.st_ino, found.st_mtime_ns
+        except (OSError, CqError):
+            return None
 
     def reload(self) -> Profile:
         self._profile = None
@@ -45,6 +59,7 @@ class AppState:
     def save(self, profile: Profile) -> None:
         self.store.save(profile)
         self._profile = profile
+        self._stamp = self._file_stamp(profile.name)
 
     def api(self, server_url: str | None = None, profile: Profile | None = None) -> ApiClient:
         """A client for the profile's server and session; for ``server_url`` alone, a

@@ -7,8 +7,8 @@ import click
 from admin.profiles import PROFILE_ENV
 from admin.state import AdminState, pass_admin
 from client.api import normalize_server_url
-from client.commands.account import end_session
-from client.errors import AuthError, CqError, InputError, RefusedError
+from client.commands.account import end_session, open_session
+from client.errors import CqError, InputError
 from client.profiles import DEFAULT_SERVER_URL, check_profile_name
 
 
@@ -32,7 +32,8 @@ def _server_url(value: str | None) -> str | None:
               help=f"The admin profile to log in with (default: the current one, or "
               f"{PROFILE_ENV})")
 @click.option("-r", "--replace", is_flag=True,
-              help="End the session this user has elsewhere (cq, another cq-admin) first")
+              help="End the session this user has elsewhere (cq, another cq-admin profile, "
+              "the web) first; this profile's own session is replaced without it")
 @pass_admin
 def login(state: AdminState, server_url: str | None, username: str | None,
           password: str | None, profile_name: str | None, replace: bool) -> None:
@@ -43,15 +44,8 @@ def login(state: AdminState, server_url: str | None, username: str | None,
         password = click.prompt("Password", hide_input=True)
     url = _server_url(server_url) or profile.server_url or DEFAULT_SERVER_URL
     with state.api(url, profile) as api:
-        try:
-            session = api.login(username, password, replace=replace)
-        except RefusedError as exc:
-            if exc.reason == "session_active":
-                raise AuthError(f"{exc.message} (cq-admin login --replace)",
-                                reason=exc.reason) from exc
-            if exc.reason in ("account_unverified", "account_locked", "forbidden"):
-                raise AuthError(exc.message, reason=exc.reason) from exc
-            raise
+        session = open_session(api, profile, username, password, replace,
+                               "cq-admin login --replace")
         api.token = session["token"]
         try:
             is_admin = bool(api.me().get("is_admin"))

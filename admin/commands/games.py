@@ -6,7 +6,7 @@ import click
 
 from admin.output import emit, json_option
 from admin.state import AdminState, pass_admin
-from client.commands.game import LIST_STATUSES, RELATIONS
+from client.commands.game import RELATIONS, STATUS_HELP, StatusChoice
 from client.commands.options import GAME_ID
 from client.render.game_text import render_game, render_game_list
 
@@ -17,9 +17,7 @@ def game() -> None:
 
 
 @game.command(name="list")
-@click.option("-s", "--status", type=click.Choice(LIST_STATUSES), metavar="<STATUS>",
-              help="filter on game status [possible values: waiting, active, finished, "
-              "canceled]")
+@click.option("-s", "--status", type=StatusChoice(), metavar="<STATUS>", help=STATUS_HELP)
 @click.option("-u", "--user", metavar="<USER>", help="filter on user")
 @click.option("-g", "--game", "--relation", "relation", type=click.Choice(RELATIONS),
               metavar="<GAME>",

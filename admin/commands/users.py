@@ -95,8 +95,9 @@ def logout(state: AdminState, name: str, as_json: bool) -> None:
     """End every session of the account NAME."""
     with state.api() as api:
         answer = api.user_change(name, "logout")
+    ended = answer["sessions_ended"]
     emit(answer, as_json,
-         lambda: f"{answer['username']}: {answer['sessions_ended']} session(s) ended.")
+         lambda: f"{answer['username']}: {ended} session{'' if ended == 1 else 's'} ended.")
 
 
 @user.command()

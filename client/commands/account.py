@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import click
 
+from client.api import ApiClient, Json
 from client.commands.options import profile_option, server_url_option
 from client.errors import AuthError, CqError, RefusedError
-from client.profiles import DEFAULT_SERVER_URL, check_profile_name
+from client.profiles import DEFAULT_SERVER_URL, Profile, check_profile_name
 from client.state import AppState, pass_state
 
 VERIFIED = {
@@ -58,6 +61,7 @@ def signup(
     url = server_url or profile.server_url or DEFAULT_SERVER_URL
     with state.api(url, profile) as api:
         answer = api.signup(body)
+        end_held_session(api, profile)  # the profile forgets it: end it, not leave it open
     profile.server_url = url
     profile.username = answer.get("username", username)
     profile.token = None
@@ -71,6 +75,38 @@ def signup(
     )
 
 
+def open_session(api: ApiClient, profile: Profile, username: str, password: str,
+                 replace: bool, replace_hint: str) -> Json:
+    """Log ``username`` in on ``api``'s server for ``profile`` (``cq login``, ``cq-admin
+    login``); the server's answer.
+
+    The session the profile holds on that server is sent along: when it is this user's,
+    the server replaces it (it is this client's own, not one "elsewhere"); when it is
+    another user's, it is ended after the login, as the profile no longer holds it.
+    """
+    held = profile.token if profile.token and profile.server_url == api.server_url else None
+    try:
+        session = api.login(username, password, replace=replace, held_token=held)
+    except RefusedError as exc:
+        if exc.reason == "session_active":
+            raise AuthError(f"{exc.message} ({replace_hint})", reason=exc.reason) from exc
+        if exc.reason in ("account_unverified", "account_locked", "forbidden"):
+            raise AuthError(exc.message, reason=exc.reason) from exc
+        raise
+    if (profile.username or "").lower() != str(session.get("username", username)).lower():
+        end_held_session(api, profile)
+    return session
+
+
+def end_held_session(api: ApiClient, profile: Profile) -> None:
+    """End the session ``profile`` holds on ``api``'s server, which it is about to forget
+    (a login as another user, a signup): left open, it would make that user's next login
+    elsewhere answer "already logged in elsewhere" until it expired."""
+    if profile.token and profile.server_url == api.server_url:
+        with contextlib.suppress(CqError):  # ended already, or the server is gone
+            api.logout_token(profile.token)
+
+
 @click.command()
 @server_url_option("The url of the game server (ie https://game.example.com:1234)")
 @click.option("-u", "--user-name", "username", metavar="<USER_NAME>",
@@ -79,7 +115,9 @@ def signup(
               help="The password (prompted for when not given)")
 @profile_option()
 @click.option("-r", "--replace", is_flag=True,
-              help="End the session this user has elsewhere and start a new one")
+              help="End the session this user has elsewhere (another profile, computer or "
+              "the web) and start a new one; this profile's own session is replaced "
+              "without it")
 @pass_state
 def login(
     state: AppState,
@@ -98,17 +136,7 @@ def login(
         password = click.prompt("Password", hide_input=True)
     url = server_url or profile.server_url or DEFAULT_SERVER_URL
     with state.api(url, profile) as api:
-        try:
-            session = api.login(username, password, replace=replace)
-        except RefusedError as exc:
-            if exc.reason == "session_active":
-                raise AuthError(
-                    f"{exc.message} (cq login --replace)",
-                    reason=exc.reason,
-                ) from exc
-            if exc.reason in ("account_unverified", "account_locked", "forbidden"):
-                raise AuthError(exc.message, reason=exc.reason) from exc
-            raise
+        session = open_session(api, profile, username, password, replace, "cq login --replace")
         api.token = session["token"]
         try:
             profile.theme = api.me().get("theme")

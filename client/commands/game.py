@@ -19,7 +19,24 @@ from client.render.themes import Theme, get_theme
 from client.safe_text import visible
 from client.state import AppState, pass_state
 
-LIST_STATUSES = ("waiting", "active", "finished", "canceled", "started", "cancelled")
+LIST_STATUSES = ("waiting", "active", "finished", "cancelled", "started")
+STATUS_ALIASES = {"canceled": "cancelled"}  # the original manual's spelling, still accepted
+STATUS_HELP = ("filter on game status [possible values: waiting, active, finished, "
+               "cancelled]")
+
+
+class StatusChoice(click.Choice):
+    """The statuses of ``game list -s``: completes and lists "cancelled" (as the output
+    spells it) and accepts the manual's "canceled" too."""
+
+    def __init__(self) -> None:
+        super().__init__(LIST_STATUSES)
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> object:
+        if isinstance(value, str):
+            value = STATUS_ALIASES.get(value, value)
+        return super().convert(value, param, ctx)
 RELATIONS = ("admin", "player", "won", "current")
 
 
@@ -147,9 +164,7 @@ def new(
 
 
 @game.command(name="list")
-@click.option("-s", "--status", type=click.Choice(LIST_STATUSES), metavar="<STATUS>",
-              help="filter on game status [possible values: waiting, active, finished, "
-              "canceled]")
+@click.option("-s", "--status", type=StatusChoice(), metavar="<STATUS>", help=STATUS_HELP)
 @click.option("-u", "--user", metavar="<USER>",
               help="filter on user, use 'me' for filtering on yourself")
 @click.option("-g", "--game", "--relation", "relation", type=click.Choice(RELATIONS),

@@ -68,7 +68,8 @@ def offer(
     mode = mode.lower()
     with state.api() as api:
         data = api.offer(game_id, mode, partner)
-    to = f" to {partner} (private)" if partner else ""
+    # one buys a wall *from* a partner and sells one *to* a partner
+    to = f" {'from' if mode == 'buying' else 'to'} {partner} (private)" if partner else ""
     echo_after(
         state,
         data,

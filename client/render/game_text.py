@@ -134,6 +134,10 @@ def render_game(game: dict[str, Any], theme: Theme | None, me: str | None = None
         if scores:
             ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
             lines.append("Scores: " + ", ".join(f"{name} {score}" for name, score in ranked))
+    if game["status"] == "cancelled":
+        at = str(game.get("cancelled_at") or "").replace("T", " ").rstrip("Z")[:16]
+        when = f" ({at} UTC)" if at else ""
+        lines.append(f"Cancelled{when}: {game.get('cancel_reason') or 'no reason given'}")
     lines.extend(trading_lines(game))
     lines.extend(marker_lines(game))
     actions = (game.get("last_actions") or [])[-LAST_ACTIONS_SHOWN:]

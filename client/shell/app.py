@@ -40,6 +40,14 @@ def prompt_text(state: AppState) -> str:
     return f"cq{game}> "
 
 
+def toolbar_width(session: PromptSession[str]) -> int:
+    """The terminal's width now (the toolbar follows a resize)."""
+    try:
+        return int(session.app.output.get_size().columns)
+    except Exception:  # noqa: BLE001  (no terminal to ask: no limit)
+        return 0
+
+
 def draw(state: AppState, game: dict[str, Any], note: str = "") -> None:
     theme = board_theme(state)
     text = render_game(game, theme, me=state.profile.username)
@@ -82,7 +90,7 @@ async def interactive(state: AppState, interval: float) -> int:
         history=FileHistory(history_path()),
         completer=ShellCompleter(watch),
         complete_while_typing=False,
-        bottom_toolbar=lambda: toolbar_text(state, watch),
+        bottom_toolbar=lambda: toolbar_text(state, watch, toolbar_width(session)),
         key_bindings=shell_bindings(show_board, show_help),
     )
     click.echo(f"Corridor Quest shell {__version__}. 'help' lists the commands, Ctrl-D leaves.")

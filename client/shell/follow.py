@@ -108,9 +108,19 @@ class StreamFollow:
             self.current = None
 
 
+# How the server begins the system message of an administrators' broadcast
+# (`cq-admin server broadcast`): it comes with no change of the game to redraw.
+ADMIN_BROADCAST = "Message from the administrators: "
+
+
 def message_note(message: dict[str, Any], me: str | None) -> str | None:
-    """A line for a message someone else wrote (system messages: the board shows them)."""
-    if message.get("kind") == "system" or message.get("from") == me:
+    """A line for a message someone else wrote, and for an administrators' broadcast (the
+    other system messages come with a change of the game: the board shows them)."""
+    if message.get("kind") == "system":
+        if str(message.get("text") or "").startswith(ADMIN_BROADCAST):
+            return message_line(message)
+        return None
+    if message.get("from") == me:
         return None
     return message_line(message)
 

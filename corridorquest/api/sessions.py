@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, empty, json
 
-from corridorquest.api.auth import require_user, services
+from corridorquest.api.auth import bearer_token, require_user, services
 from corridorquest.api.docs import documented
 from corridorquest.api.validation import parse_body
 from corridorquest.services import sessions, verification
@@ -22,7 +22,12 @@ class LoginIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     username: str = Field(max_length=64)
     password: str = Field(max_length=1024)
-    replace: StrictBool = Field(False, description="End an active session of this user.")
+    replace: StrictBool = Field(
+        False,
+        description="End an active session of this user held elsewhere. Without it, the "
+        "login still replaces the session whose token it sends (Authorization: Bearer): "
+        "the caller's own.",
+    )
 
 
 class SessionOut(BaseModel):
@@ -57,7 +62,8 @@ def client_address(request: Request) -> str:
 
 @bp.post("")
 @documented(
-    "Log in (one active session per user; replace=true ends the old one)",
+    "Log in (one active session per user; replace=true ends the old one, and so does a "
+    "login that sends the old one's token)",
     tag="users",
     ok=(201, SessionOut),
     body=LoginIn,
@@ -67,7 +73,12 @@ def client_address(request: Request) -> str:
 async def login(request: Request) -> HTTPResponse:
     data = parse_body(request, LoginIn)
     session = await sessions.login(
-        services(request), data.username, data.password, client_address(request), data.replace
+        services(request),
+        data.username,
+        data.password,
+        client_address(request),
+        data.replace,
+        held_token=bearer_token(request) or None,
     )
     out = SessionOut(
         token=session.token, username=session.username, expires_at=iso(session.expires_at) or ""

@@ -3,9 +3,12 @@
 The attempts themselves are rows in the database (see ``services/sessions.py``), so the
 limit holds across server processes sharing one database and across restarts; this module
 only decides, from their timestamps, whether one more attempt is allowed now. The login
-counts an attempt as a failure before its password is checked (and marks it succeeded
-after), in the same transaction as this decision, so attempts made in parallel count
-against each other.
+lets an attempt hold a slot while its password is checked (a row marked `checking`,
+inserted in the same transaction as this decision, so attempts made in parallel count
+against each other) and gives the slot back when the password was right: only failures
+count. An attempt that finds the limit full only of checks under way waits for them
+rather than being refused (services/sessions.py asks this policy twice: with the
+failures alone, then with the checks under way too).
 """
 
 from __future__ import annotations

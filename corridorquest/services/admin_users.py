@@ -127,6 +127,7 @@ def _show(username: str) -> dict[str, Any]:
         .where(
             (LoginAttempt.username == user.username.lower())
             & (LoginAttempt.succeeded == False)  # noqa: E712
+            & (LoginAttempt.checking == False)  # noqa: E712  (being checked: not failed yet)
         )
         .order_by(LoginAttempt.at.desc())
     )
@@ -210,6 +211,11 @@ async def unlock(ctx: ServiceContext, current: CurrentUser, username: str) -> di
     return await _change(ctx, current, username, "user.unlock", change)
 
 
+def _sessions_ended(count: int) -> str:
+    """The audit log's words: "1 session ended", "2 sessions ended"."""
+    return f"{count} session{'' if count == 1 else 's'} ended"
+
+
 async def lock(ctx: ServiceContext, current: CurrentUser, username: str) -> dict[str, Any]:
     """Lock an account: its sessions end and it cannot log in until unlocked."""
     require_admin(current, "lock accounts")
@@ -219,7 +225,7 @@ async def lock(ctx: ServiceContext, current: CurrentUser, username: str) -> dict
         _last_admin(user, "lock it")
         ended = Session.delete().where(Session.user == user.id).execute()
         user.locked = True
-        return f"{ended} sessions ended"
+        return _sessions_ended(ended)
 
     return await _change(ctx, current, username, "user.lock", change)
 
@@ -271,7 +277,7 @@ async def logout(ctx: ServiceContext, current: CurrentUser, username: str) -> di
     def write() -> dict[str, Any]:
         user = _user(username)
         ended = int(Session.delete().where(Session.user == user.id).execute())
-        record(current, "user.logout", f"user {user.username}", f"{ended} sessions ended")
+        record(current, "user.logout", f"user {user.username}", _sessions_ended(ended))
         return {"username": user.username, "sessions_ended": ended}
 
     return await ctx.store.transaction(write)

@@ -108,6 +108,10 @@ def _signup_requests(db: pw.Database) -> None:
     db.create_tables([SignupRequest], safe=True)
 
 
+def _login_attempt_checking(db: pw.Database) -> None:
+    add_column_if_missing(db, "login_attempt", "checking", pw.BooleanField(default=False))
+
+
 STEPS: list[Step] = [
     (1, "initial schema: users, sessions, verifications, games, actions", _initial_schema),
     (2, "markers of invisible-walls games", _markers),
@@ -124,6 +128,8 @@ STEPS: list[Step] = [
     (13, "game messages indexed by game and id (live streams read the newest)",
      _message_index_by_id),
     (14, "signup requests, for their limit per client address", _signup_requests),
+    (15, "login attempts whose password is being checked are told from failures",
+     _login_attempt_checking),
 ]
 
 

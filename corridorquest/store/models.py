@@ -93,11 +93,13 @@ class Verification(BaseModel):
 
 
 class LoginAttempt(BaseModel):
-    """One failed (or successful) login, for the per-user and per-address rate limits."""
+    """One failed (or successful) login, for the per-user and per-address rate limits;
+    `checking` while its password is being checked (it holds a slot of the limits)."""
 
     username = pw.CharField(max_length=64, index=True)
     address = pw.CharField(max_length=64, index=True)
     succeeded = pw.BooleanField(default=False)
+    checking = pw.BooleanField(default=False)
     at = pw.DateTimeField(default=utcnow, index=True)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from admin.profiles import AdminProfileStore
 from corridorquest.store import Store
 from corridorquest.store.models import Game
 from tests.admin.admin_support import ADMIN, PLAYER, Admin, assert_refused_to_a_player
@@ -48,6 +49,32 @@ def test_login_with_a_password_uses_admin_profiles_apart_from_cq(
     assert after.exit_code == 3 and "cq-admin login" in after.output
     missing = cq_admin("user", "list", profile="nobody")
     assert missing.exit_code == 2 and "cq-admin login -P nobody" in missing.output
+
+
+def test_logging_in_again_in_the_same_admin_profile_replaces_its_own_session(
+    cq_admin: Admin, server: RunningServer, config_dir: Any
+) -> None:
+    """Issue 25, item 9: not "already logged in elsewhere" for the profile's own session;
+    a session held by another admin profile still is elsewhere."""
+    token = make_user(server.base_url, server.mail_dir, "chief")
+    assert httpx.delete(server.api + "/sessions/current", headers=auth(token)).status_code == 204
+    ok(cq_admin("user", "promote", "chief"))
+    ok(cq_admin("login", "-s", server.base_url, "-u", "chief", "-p", DEFAULT_PASSWORD,
+                "-P", "chief"))
+    first = AdminProfileStore(config_dir).load("chief").token
+    again = cq_admin("login", "-u", "chief", "-p", DEFAULT_PASSWORD, "-P", "chief")
+    assert again.exit_code == 0, again.output
+    assert again.output.startswith(f"Logged in as chief on {server.base_url}.")
+    second = AdminProfileStore(config_dir).load("chief").token
+    assert second != first and second
+    assert httpx.get(server.api + "/users/me", headers=auth(first)).status_code == 401
+    assert as_json(cq_admin("user", "show", "chief", "--json", profile="chief"))["is_admin"]
+    elsewhere = cq_admin("login", "-s", server.base_url, "-u", "chief", "-p",
+                         DEFAULT_PASSWORD, "-P", "chief2")
+    assert elsewhere.exit_code == 3
+    assert "logged in elsewhere" in elsewhere.output
+    assert "(cq-admin login --replace)" in elsewhere.output
+    assert httpx.get(server.api + "/users/me", headers=auth(second)).status_code == 200
 
 
 def test_a_player_may_log_in_but_is_warned_and_refused(
@@ -119,8 +146,14 @@ def test_lock_unlock_logout_and_show(cq_admin: Admin, server: RunningServer) -> 
     assert failed.status_code == 401
     shown = as_json(cq_admin("user", "show", "sessiony", "--json"))
     assert shown["sessions"]["active"] == 1 and shown["failed_logins"]["last_day"] == 1
-    assert "1 session(s) ended" in ok(cq_admin("user", "logout", "sessiony"))
+    assert ok(cq_admin("user", "logout", "sessiony")) == "sessiony: 1 session ended.\n"
     assert httpx.get(server.api + "/users/me", headers=auth(token)).status_code == 401
+    assert ok(cq_admin("user", "logout", "sessiony")) == "sessiony: 0 sessions ended.\n"
+    audit = [line for line in ok(cq_admin("audit")).splitlines() if "sessiony" in line
+             or "locky" in line]
+    assert sum("1 session ended" in line for line in audit) == 2, audit  # lock, logout
+    assert sum("0 sessions ended" in line for line in audit) == 1, audit
+    assert not any("1 sessions" in line for line in audit)
 
 
 def test_promote_demote_and_never_the_last_admin(cq_admin: Admin, server: RunningServer) -> None:

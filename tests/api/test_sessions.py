@@ -106,6 +106,31 @@ def test_a_second_login_is_refused_unless_it_replaces_the_first(
     assert client.get("/users/me", headers=auth(replaced.json()["token"])).status_code == 200
 
 
+def test_a_login_that_holds_the_active_session_replaces_it_without_asking(
+    server: RunningServer, client: Client
+) -> None:
+    """The client sends the token it holds (issue 25, item 9): its own session is not
+    "elsewhere". Any other token (another user's, an ended one, garbage) changes nothing:
+    the session held elsewhere still refuses the login, and still works."""
+    name = user(server, client, "holly")
+    other = user(server, client, "ivan")
+    mine = login(client, name).json()["token"]
+    again = login(client, name, headers={**new_address(), **auth(mine)})
+    assert again.status_code == 201, again.text
+    renewed = again.json()["token"]
+    assert renewed != mine
+    assert client.get("/users/me", headers=auth(mine)).status_code == 401
+    assert client.get("/users/me", headers=auth(renewed)).json()["username"] == name
+    ivans = login(client, other).json()["token"]
+    for held in (mine, ivans, "not-a-token"):  # an ended session, another user's, garbage
+        refused = login(client, name, headers={**new_address(), **auth(held)})
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["reason"] == "session_active"
+        assert "elsewhere" in refused.json()["message"]
+    assert client.get("/users/me", headers=auth(renewed)).status_code == 200
+    assert client.get("/users/me", headers=auth(ivans)).status_code == 200
+
+
 def test_logout_without_a_valid_token_is_refused(client: Client) -> None:
     for headers in ({}, auth("not-a-token"), {"Authorization": "Basic abc"}):
         answer = client.delete("/sessions/current", headers=headers)

@@ -23,10 +23,10 @@ WAIT = 20.0
 class Terminal:
     """A tmux session on a private socket running one command."""
 
-    def __init__(self, command: str, env: dict[str, str]) -> None:
+    def __init__(self, command: str, env: dict[str, str], width: int = 110) -> None:
         self.socket = f"cqtest-{uuid.uuid4().hex[:8]}"
         self.env_prefix = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-        self.tmux("new-session", "-d", "-s", "cq", "-x", "110", "-y", "60",
+        self.tmux("new-session", "-d", "-s", "cq", "-x", str(width), "-y", "60",
                   f"env {self.env_prefix} {command}; sleep 30")
 
     def tmux(self, *args: str) -> str:

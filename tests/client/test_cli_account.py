@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 from click.testing import Result
 
@@ -101,6 +102,60 @@ def test_wrong_password_and_active_session_are_auth_errors(cq: Cq, server: Runni
     stale = cq("user", "show")
     assert stale.exit_code == 3
     assert stale.stderr.startswith("Error: ")
+
+
+def works(server: RunningServer, token: str | None) -> bool:
+    """Whether the session of `token` is still open on the server."""
+    assert token
+    answer = httpx.get(server.base_url + "/api/v1/users/me",
+                       headers={"Authorization": f"Bearer {token}"})
+    return answer.status_code == 200
+
+
+def test_logging_in_again_in_the_same_profile_replaces_its_own_session(
+    cq: Cq, server: RunningServer, config_dir: Path
+) -> None:
+    """Issue 25, item 9: the profile holds the session the login would replace, so it is
+    not "elsewhere"; a session held by another profile still is."""
+    signup_and_verify(cq, server, "ernie")
+    assert cq("login", "-p", PASSWORD).exit_code == 0
+    first = ProfileStore(config_dir).load().token
+    again = cq("login", "-p", PASSWORD)
+    assert again.exit_code == 0, again.output
+    assert again.output == f"Logged in as ernie on {server.base_url}.\n"
+    second = ProfileStore(config_dir).load().token
+    assert second != first and works(server, second) and not works(server, first)
+    assert cq("user", "show").exit_code == 0
+    elsewhere = cq("login", "-u", "ernie", "-p", PASSWORD, "-s", server.base_url,
+                   profile="laptop")
+    assert elsewhere.exit_code == 3
+    assert elsewhere.stderr == ("Error: you are already logged in elsewhere; log in with "
+                                "replace to end that session (cq login --replace)\n")
+    assert works(server, second)
+    cq("logout")
+
+
+def test_a_profile_that_changes_user_ends_the_session_it_held(
+    cq: Cq, server: RunningServer, config_dir: Path
+) -> None:
+    """A login as another user (or a signup) in a profile that holds a session ends that
+    session: it is not left open to make the next login elsewhere "elsewhere"."""
+    signup_and_verify(cq, server, "fritz", profile="fritzp")
+    signup_and_verify(cq, server, "gwen", profile="gwenp")
+    assert cq("login", "-p", PASSWORD, profile="fritzp").exit_code == 0
+    fritzs = ProfileStore(config_dir).load("fritzp").token
+    switched = cq("login", "-u", "gwen", "-p", PASSWORD, profile="fritzp")
+    assert switched.exit_code == 0, switched.output
+    assert not works(server, fritzs)
+    phone = cq("login", "-u", "fritz", "-p", PASSWORD, "-s", server.base_url, profile="phone")
+    assert phone.exit_code == 0, phone.output  # no --replace needed
+    fritzs = ProfileStore(config_dir).load("phone").token
+    signup = cq("signup", "-u", "hugo", "-e", "hugo@example.test", "-p", PASSWORD,
+                profile="phone")
+    assert signup.exit_code == 0, signup.output
+    assert not works(server, fritzs)
+    assert cq("login", "-u", "fritz", "-p", PASSWORD, "-s", server.base_url,
+              profile="desk").exit_code == 0
 
 
 def test_user_settings_commands(cq: Cq, server: RunningServer, config_dir: Path) -> None:

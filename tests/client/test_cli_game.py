@@ -132,6 +132,18 @@ def test_change_join_with_invitation_and_cancel(cq: Cq) -> None:
     assert cancelled.output == f"Game {game_id} is cancelled.\n"
     again = cq("game", "cancel", "-g", str(game_id), profile="ann")
     assert again.exit_code == 4
+    # `game show` says why (issue 25, item 13), as the server gives it
+    reason = game_json(cq, game_id, "ann")["cancel_reason"]
+    assert reason and "ann" in reason
+    shown = cq("game", "show", "-g", str(game_id), profile="ann")
+    assert re.search(rf"^Cancelled \(\d{{4}}-\d\d-\d\d \d\d:\d\d UTC\): {re.escape(reason)}$",
+                     shown.output, re.M), shown.output
+    # the help spells "cancelled" as the output does; the manual's "canceled" still works
+    assert "cancelled]" in cq("game", "list", "--help").output
+    assert "canceled" not in cq("game", "list", "--help").output
+    for spelling in ("cancelled", "canceled"):
+        listed = cq("game", "list", "-s", spelling, profile="ann")
+        assert re.search(rf"^{game_id}\s+Cancelled\s", listed.output, re.M), listed.output
 
 
 def test_new_game_with_invites_and_list_filters(cq: Cq) -> None:

@@ -70,7 +70,8 @@ def test_offer_show_trade_and_withdraw_through_cq(cq: Cq) -> None:
     assert walls == {"ann": START - 1, "ben": START + 1, "cat": START, "dan": START}
     assert game_json(cq, game_id, "ann")["trade_balance"] == COST
 
-    ok(cq, "game", "offer", "-g", g, "buying", "dan", profile="cat")
+    private = ok(cq, "game", "offer", "-g", g, "buying", "dan", profile="cat")
+    assert f"You offer to buy a wall from dan (private) in game {game_id}" in private
     assert "cat offers to buy a wall (private, to dan)" in ok(
         cq, "game", "show", "-g", g, profile="dan"
     )
@@ -87,7 +88,8 @@ def test_refused_offers_and_trades_leave_the_game_unchanged(cq: Cq) -> None:
         ok(cq, "game", "offer", "-g", g, "selling", profile="ann")
         ok(cq, "game", "trade", "-g", g, "buying", "ann", profile="ben")
     ok(cq, "game", "offer", "-g", g, "buying", profile="cat")
-    ok(cq, "game", "offer", "-g", g, "selling", "ben", profile="dan")
+    sold = ok(cq, "game", "offer", "-g", g, "selling", "ben", profile="dan")
+    assert f"You offer to sell a wall to ben (private) in game {game_id}" in sold
     ok(cq, "game", "offer", "-g", g, "selling", profile="ben")
     ok(cq, "game", "offer", "-g", g, "--withdraw", profile="ben")
     before = state(cq, game_id)

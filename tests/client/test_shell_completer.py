@@ -45,8 +45,8 @@ def test_subcommands_and_options_complete(config_dir: Path) -> None:
     assert completions("game li") == ["list"]
     assert completions("game list -") == ["-s", "--status", "-u", "--user", "-g", "--game",
                                           "--relation", "--help"]
-    assert completions("game list --status ") == ["waiting", "active", "finished", "canceled",
-                                                  "started", "cancelled"]
+    assert completions("game list --status ") == ["waiting", "active", "finished", "cancelled",
+                                                  "started"]
     assert completions("user theme ") == ["dark", "light", "translucent"]
 
 

@@ -2,7 +2,8 @@
 
 `make_user` is the real flow (signup, the e-mailed code, verify, login). `insert_user`
 writes a verified user and a session directly into the server's database and returns a
-working token: for tests of other domains that need many users quickly.
+working token: for tests of other domains that need many users quickly; `insert_users`
+writes verified users with DEFAULT_PASSWORD and no session (for tests of logins).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import httpx
 
+from corridorquest.security.passwords import hash_password_sync
 from corridorquest.security.tokens import hash_token, new_token
 from corridorquest.store import Store
 from corridorquest.store.models import Session, User, utcnow
@@ -137,3 +139,18 @@ def insert_user(database_url: str, username: str, *, is_admin: bool = False) -> 
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def insert_users(database_url: str, names: list[str]) -> None:
+    """Verified users with DEFAULT_PASSWORD and no session, written into the database
+    (one argon2 hash for all: signing up 25 users would take the test's time)."""
+    password_hash = hash_password_sync(DEFAULT_PASSWORD)
+    store = Store.open(database_url, pool_size=1, migrate=False)
+    try:
+        store.run(lambda: [
+            User.create(username=name, email=f"{name}@example.test",
+                        password_hash=password_hash, verified=True)
+            for name in names
+        ])
+    finally:
+        store.close()
