@@ -6,6 +6,7 @@ import logging
 import os
 import ssl
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
@@ -40,7 +41,7 @@ def configure_logging(level: str) -> None:
     logging.getLogger("sanic.access").setLevel(logging.WARNING)
 
 
-def refuse_sanic_variables(environ: dict[str, str] | os._Environ[str]) -> None:
+def refuse_sanic_variables(environ: Mapping[str, str]) -> None:
     for name, why in REFUSED_SANIC_VARIABLES.items():
         if environ.get(name):
             raise click.ClickException(

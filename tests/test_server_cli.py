@@ -65,6 +65,8 @@ def test_first_start_creates_the_data_dir_and_the_default_database(tmp_path: Pat
     with running_server(tmp_path, DATABASE_URL="") as server:
         assert (server.data_dir / "corridorquest.db").is_file()
         assert "database migrated to version 1" in server.log_text()
+        # written for an administrator: no references to the developers' spec
+        assert "SPEC" not in server.log_text()
 
 
 def test_a_second_server_on_the_same_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
