@@ -6,6 +6,9 @@
     python3 dev.py lint              ruff and mypy (strict on the engine)
     python3 dev.py setup             only create/refresh the virtual environment
 
+`dev.py serve` becomes the server once .venv is ready (on POSIX it replaces its own
+process with it): Ctrl-C, or `kill` of its pid, stops the server.
+
 The virtual environment lives in .venv next to this file; it is (re)installed when
 pyproject.toml is newer than the last install. Several dev.py started at once (say
 `dev.py serve &` and `dev.py test`) set it up one after the other: the later ones wait
@@ -34,6 +37,20 @@ LOCK = VENV / ".setup.lock"
 
 def run(*args: str | Path) -> int:
     return subprocess.call([str(a) for a in args], cwd=ROOT)
+
+
+def become(*args: str | Path) -> int:
+    """Run `args` in place of this process (same pid: its signals reach the program).
+
+    On POSIX this never returns. Windows has no such exec (its os.execv starts a new
+    process and ends this one), so there the program runs as a child and Ctrl-C, which
+    the console sends to both, stops it."""
+    if os.name != "posix":
+        return run(*args)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.chdir(ROOT)
+    os.execv(str(args[0]), [str(a) for a in args])
 
 
 def _try_lock(file: BinaryIO) -> bool:
@@ -99,7 +116,7 @@ def main(argv: list[str]) -> int:
     if command == "setup":
         return 0
     if command == "serve":
-        return run(PY, "-m", "corridorquest", "serve", *rest)
+        return become(PY, "-m", "corridorquest", "serve", *rest)
     if command == "lint":
         status = run(PY, "-m", "ruff", "check", ".")
         status |= run(PY, "-m", "mypy", "corridorquest/engine")

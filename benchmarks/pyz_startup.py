@@ -19,6 +19,8 @@ the time `corridorquest.pyz --help` takes to exit. Prints `name=value` lines:
     first_help_s=...               `--help` with an empty PEX_ROOT: median, min, max
     warm_start_s=...               later starts: median, min, max of --runs
     warm_help_s=...                later `--help`: median, min, max of --runs
+    dev_py_start_s=...             with --dev-py: `python3 dev.py serve` in this checkout
+                                   (.venv set up), on a database of its own, --runs times
     *_cpu_s=...                    median CPU time (user + system) of the same runs, up
                                    to the answer: the pyz's process, its exec()s and the
                                    children it waited for; less sensitive to other load
@@ -26,6 +28,7 @@ the time `corridorquest.pyz --help` takes to exit. Prints `name=value` lines:
     .venv/bin/python benchmarks/pyz_startup.py                 # build, 2 first runs, 7 warm
     .venv/bin/python benchmarks/pyz_startup.py --pyz dist/corridorquest.pyz --runs 11
     .venv/bin/python benchmarks/pyz_startup.py --python /usr/bin/python3.11
+    .venv/bin/python benchmarks/pyz_startup.py --pyz dist/corridorquest.pyz --runs 5 --dev-py
 
 Run it on an idle machine: every figure is wall-clock time, and a build or a test suite
 beside it makes them larger.
@@ -102,8 +105,12 @@ def time_help(python: str, pyz: Path, home: Path, pex_root: Path) -> tuple[float
     return elapsed, children_cpu() - cpu
 
 
-def time_start(python: str, pyz: Path, home: Path, pex_root: Path) -> tuple[float, float]:
-    """(wall, CPU) seconds until the server answers; the server is stopped afterwards."""
+def time_start(
+    python: str, pyz: Path, home: Path, pex_root: Path, command: list[str] | None = None
+) -> tuple[float, float]:
+    """(wall, CPU) seconds until the server answers; the server is stopped afterwards.
+
+    `command` runs instead of the pyz (`python3 dev.py serve`, say)."""
     port = free_port()
     env = base_env(home, pex_root)
     env.update({
@@ -116,8 +123,8 @@ def time_start(python: str, pyz: Path, home: Path, pex_root: Path) -> tuple[floa
     log_path = home / "server.log"
     with open(log_path, "ab") as log:
         started = time.perf_counter()
-        process = subprocess.Popen([python, "-I", str(pyz), "serve"], env=env, cwd=home,
-                                   stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command or [python, "-I", str(pyz), "serve"], env=env,
+                                   cwd=home, stdout=log, stderr=subprocess.STDOUT)
     try:
         while not answers(port):
             if process.poll() is not None:
@@ -177,6 +184,8 @@ def main() -> None:
     parser.add_argument("--first-runs", type=int, default=2,
                         help="first runs, each with an empty PEX_ROOT (default 2)")
     parser.add_argument("--runs", type=int, default=7, help="warm runs (default 7)")
+    parser.add_argument("--dev-py", action="store_true",
+                        help="also time `python3 dev.py serve` of this checkout (--runs times)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="pyz-startup-") as tmp:
@@ -203,6 +212,13 @@ def main() -> None:
         warm_help = [time_help(args.python, pyz, home, home / "pex") for _ in range(args.runs)]
         report("warm_start", warm_start)
         report("warm_help", warm_help)
+        if args.dev_py:
+            dev_py = [args.python, str(ROOT / "dev.py"), "serve"]
+            dev_home = work / "dev-home"
+            dev_home.mkdir()
+            time_start(args.python, pyz, dev_home, dev_home / "pex", dev_py)  # creates the db
+            report("dev_py_start", [time_start(args.python, pyz, dev_home, dev_home / "pex",
+                                               dev_py) for _ in range(args.runs)])
         print(f"load_after={os.getloadavg()[0]:.2f}")
 
 

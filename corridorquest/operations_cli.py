@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import shlex
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -53,8 +54,14 @@ def sqlite_database(settings: Settings) -> Path | None:
 
 
 @contextlib.contextmanager
-def opened_store(database_url: str, settings: Settings, migrate: bool = False) -> Iterator[Any]:
-    """The store on `database_url`, closed on exit; database errors become one line."""
+def opened_store(
+    database_url: str,
+    settings: Settings,
+    migrate: bool = False,
+    failure: str = "database error: {error}",
+) -> Iterator[Any]:
+    """The store on `database_url`, closed on exit; database errors become one line
+    (`failure` with the error in place of {error})."""
     from corridorquest.store import DatabaseError, DatabaseUrlError, SqliteOptions, Store
 
     sqlite = SqliteOptions(
@@ -68,8 +75,8 @@ def opened_store(database_url: str, settings: Settings, migrate: bool = False) -
         raise click.ClickException(f"cannot open the database: {one_line(error)}") from None
     try:
         yield store
-    except DatabaseError as error:
-        raise click.ClickException(f"database error: {one_line(error)}") from None
+    except (DatabaseError, sqlite3.Error) as error:  # sqlite3's own: a damaged file's rows
+        raise click.ClickException(failure.format(error=one_line(error))) from None
     finally:
         store.close()
 
@@ -274,7 +281,8 @@ def restore(env_file: Path | None, yes: bool, file: Path) -> None:
             staged = stage_restore(file, database)
         except BackupError as error:
             raise click.ClickException(f"restore refused: {error}") from None
-        with opened_store(f"sqlite:///{staged}", settings) as store:
+        damaged = f"restore refused: {file} is damaged ({{error}}); the database was not changed"
+        with opened_store(f"sqlite:///{staged}", settings, failure=damaged) as store:
             version = store.run(current_version, store.db)
             if version == 0:
                 raise click.ClickException(
@@ -329,7 +337,9 @@ def init_admin(env_file: Path | None) -> None:
     settings = load_settings(env_file)
     database = sqlite_database(settings)
     if database is not None:
-        database.parent.mkdir(parents=True, exist_ok=True)
+        from corridorquest.store.file_modes import make_private_directory
+
+        make_private_directory(database.parent)
     # the service logs the password too (for INIT at start): here it is printed once
     level = users.log.level
     users.log.setLevel(logging.ERROR)

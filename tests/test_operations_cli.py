@@ -410,6 +410,34 @@ def test_backup_refuses_to_overwrite_unless_forced(tmp_path: Path) -> None:
     assert [path.name for path in tmp_path.iterdir() if "partial" in path.name] == []
 
 
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal", ".lock"])
+def test_backup_refuses_the_files_of_the_running_servers_database_even_forced(
+    suffix: str, tmp_path: Path
+) -> None:
+    """Writing a backup over the live database's write-ahead log would lose acknowledged
+    writes after a crash (and over its lock file, let a second server start)."""
+    database = tmp_path / "live.db"
+    database_url = f"sqlite:///{database}"
+    with server_on(tmp_path / "server", database_url) as (api, _):
+        insert_user(database_url, "walker")  # the server's database has a -wal and a -shm
+        target = Path(f"{database}{suffix}")
+        before = target.stat() if target.exists() else None
+        refused = cli(database_url, "backup", "--force", str(target))
+        assert refused.exit_code == 1
+        assert last_line(refused).startswith(
+            f"Error: backup failed: {target} belongs to the database {database} ("
+        )
+        assert last_line(refused).endswith("): choose another file")
+        assert "Traceback" not in refused.output
+        if before is None:
+            assert not target.exists()
+        else:  # the very file the server uses, not a new one in its place
+            assert target.stat().st_ino == before.st_ino
+        assert [path.name for path in tmp_path.iterdir() if "partial" in path.name] == []
+        with httpx.Client(base_url=api) as client:
+            assert client.get("/server/info").status_code == 200
+
+
 def test_backup_and_restore_on_postgresql_point_to_pg_dump(tmp_path: Path) -> None:
     url = "postgresql://cq:secret@db.example:5433/corridorquest"
     result = cli(url, "backup", str(tmp_path / "cq.dump"))
@@ -501,6 +529,40 @@ def test_restore_refuses_a_backup_that_does_not_pass_check(tmp_path: Path) -> No
     assert "database: foreign_key_check: session row" in result.output
     assert last_line(result) == f"Error: restore refused: {damaged} does not pass check"
     assert [p.name for p in tmp_path.iterdir() if "restore" in p.name] == []
+
+
+def test_restore_refuses_a_backup_with_a_damaged_page_in_one_line(tmp_path: Path) -> None:
+    database = tmp_path / "live.db"
+    database_url = f"sqlite:///{database}"
+    assert cli(database_url, "migrate").exit_code == 0
+    insert_user(database_url, "kept")
+    damaged = tmp_path / "damaged.db"
+    assert cli(database_url, "backup", str(damaged)).exit_code == 0
+    with sqlite3.connect(damaged) as db:
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'user'").fetchone()
+    db.close()
+    with damaged.open("r+b") as file:  # the user table's first page: garbage
+        file.seek((root - 1) * page_size)
+        file.write(b"\xde\xad\xbe\xef" * (page_size // 4))
+    before = database.read_bytes()
+
+    result = cli(database_url, "restore", "--yes", str(damaged))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert result.output.strip().splitlines() == [
+        f"Error: restore refused: {damaged} is damaged (database disk image is malformed);"
+        " the database was not changed"
+    ]
+    assert database.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if "restore" in p.name] == []
+    assert sql(database_url, "SELECT username FROM user") == [("kept",)]
+
+    # `check` of such a file says it in one line too
+    checked = cli(f"sqlite:///{damaged}", "check")
+    assert checked.exit_code == 1
+    assert last_line(checked) == "Error: database error: database disk image is malformed"
+    assert "Traceback" not in checked.output
 
 
 def test_restore_migrates_a_backup_of_an_older_schema_and_refuses_a_newer_one(

@@ -5,7 +5,11 @@
   before it left it (in WAL mode a running server's writes go on meanwhile and are not in
   the copy). Every write the server acknowledged before the backup began is committed, so
   it is in the copy. The copy is written beside FILE under a temporary name and renamed
-  to FILE only when complete: a FILE is never half-written.
+  to FILE only when complete: a FILE is never half-written. FILE is created mode 600 (it
+  holds password hashes and e-mail addresses, store/file_modes.py). FILE may not be the
+  database nor one of the files beside it that belong to it (its -wal, -shm, -journal, and
+  the server's .lock): replacing one of those under a running server would lose
+  acknowledged writes (or let a second server start).
 - `stage_restore` copies FILE (the same way, read-only) to a temporary file beside the
   database, where `check` can read it without touching FILE; `install_restore` then moves
   it over the database file with one rename, after the old database's write-ahead log
@@ -23,8 +27,17 @@ import os
 import sqlite3
 from pathlib import Path
 
+from corridorquest.store.file_modes import create_private_file, make_private_directory
+
 SQLITE_HEADER = b"SQLite format 3\x00"
 SIDE_FILES = ("-wal", "-shm", "-journal")
+# what each file beside the database is, for the message that refuses it as a target
+OWN_FILES = {
+    "-wal": "its write-ahead log",
+    "-shm": "its shared-memory index",
+    "-journal": "its rollback journal",
+    ".lock": "the running server's lock file",
+}
 BUSY_TIMEOUT_MS = 10_000
 
 
@@ -61,7 +74,9 @@ def _fsync_dir(directory: Path) -> None:
 
 
 def _copy(source: sqlite3.Connection, target: Path) -> None:
-    """Copy `source` into a new file `target`, in one step (one read transaction)."""
+    """Copy `source` into a new file `target` (mode 600), in one step (one read
+    transaction)."""
+    create_private_file(target)
     copy = sqlite3.connect(target)
     try:
         source.backup(copy)  # pages=-1: every page in one step, one consistent snapshot
@@ -91,6 +106,11 @@ def backup_sqlite(database: Path, target: Path, force: bool = False) -> int:
     target = target.expanduser()
     if target.resolve() == database.resolve():
         raise BackupError(f"{target} is the database itself")
+    for suffix, what in OWN_FILES.items():
+        if target.resolve() == database.resolve().with_name(database.resolve().name + suffix):
+            raise BackupError(
+                f"{target} belongs to the database {database} ({what}): choose another file"
+            )
     if target.is_dir():
         raise BackupError(f"{target} is a directory")
     if target.exists() and not force:
@@ -122,7 +142,7 @@ def stage_restore(source: Path, database: Path) -> Path:
     source = source.expanduser()
     staged = database.with_name(f".{database.name}.restore-{os.getpid()}")
     discard_staged(staged)
-    database.parent.mkdir(parents=True, exist_ok=True)
+    make_private_directory(database.parent)
     try:
         connection = _open_source(source)
         try:

@@ -39,6 +39,7 @@ from playhouse.pool import PooledPostgresqlDatabase
 
 from corridorquest.store import sql_log
 from corridorquest.store.checkpoints import WAL_LIMIT_BYTES, Checkpointer
+from corridorquest.store.file_modes import create_private_file
 from corridorquest.store.migrations import migrate_database
 from corridorquest.store.models import database
 
@@ -162,7 +163,8 @@ def connect(url: str, pool_size: int = 8, sqlite: SqliteOptions | None = None) -
     if url.startswith("sqlite:"):
         path = sqlite_path(url)
         if path != ":memory:":
-            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            # a new database file is the owner's alone (store/file_modes.py)
+            create_private_file(Path(path).expanduser())
             path = str(Path(path).expanduser())
         return SqliteDatabase(
             path,

@@ -212,4 +212,4 @@ def rescore_finished_games(db: pw.Database) -> None:
             messages[message.game_id].append(message)
         for game in games:
             changed += _rescore(game, stored, messages[game.id])
-    log.info("rescored %d finished games on the 0-100 scale (SPEC §6)", changed)
+    log.info("rescored %d finished games: final scores on a scale of 0 to 100 points", changed)
