@@ -33,6 +33,7 @@ from corridorquest.services.errors import (
     RateLimited,
     Unauthenticated,
 )
+from corridorquest.services.session_ends import SessionsEnded, announce, end_sessions, tell
 from corridorquest.store import lock_for_update, transaction_lock
 from corridorquest.store.models import LoginAttempt, Session, User, utcnow
 
@@ -179,6 +180,8 @@ async def login(
         ctx.settings.session_idle_timeout,
     )
     if isinstance(result, NewSession):
+        if replace:  # the streams of the sessions it replaced end
+            await tell(ctx, SessionsEnded(admitted.user_id))
         return result
     if result == "locked":
         raise Forbidden(
@@ -197,13 +200,16 @@ async def login(
     raise Unauthenticated("invalid_credentials", "unknown username or wrong password")
 
 
-def _end(session_id: int) -> None:
-    Session.delete().where(Session.id == session_id).execute()
-
-
 async def logout(ctx: ServiceContext, user: CurrentUser) -> None:
-    """End the caller's session; its token stops working at once."""
-    await ctx.store.transaction(_end, user.session_id)
+    """End the caller's session; its token stops working at once (its streams too)."""
+    ended = SessionsEnded(user.id, (user.session_id,))
+
+    def end() -> None:
+        end_sessions(user.id, user.session_id)
+        announce(ctx, ended)
+
+    await ctx.store.transaction(end)
+    ctx.bus.publish(ended)
 
 
 def purge_expired(rate_window_seconds: int = 86400) -> int:
