@@ -35,7 +35,6 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -59,14 +58,18 @@ from corridorquest.services.errors import RateLimited, Unauthenticated, Unavaila
 from corridorquest.services.game_access import load_visible
 from corridorquest.services.live_views import CatchUp, Cursor
 from corridorquest.services.messages import AdminBroadcast, MessagePosted
-from corridorquest.services.session_ends import AdminRightsChanged, SessionsEnded, sessions_left
+from corridorquest.services.session_ends import (
+    AdminRightsChanged,
+    SessionsEnded,
+    session_key_of,
+    sessions_left,
+)
 from corridorquest.services.trading import OfferMade, OfferWithdrawn
 
 log = logging.getLogger("corridorquest.live")
 
 USER_EVENTS = (ActionPlayed, GameStarted, GameFinished, GameCancelled, PlayersInvited)
 RETRY_LOOK = 1.0  # seconds before a look that failed is made again
-ENDED_MEMORY = 120.0  # seconds an ended session is remembered (a stream opening with it)
 
 
 class Stream:
@@ -81,7 +84,7 @@ class Stream:
 
     __slots__ = (
         "user", "uid", "game_id", "code", "queue", "cursor", "plain", "present", "closed",
-        "abort", "signal", "limit", "counted_as", "wire", "_out",
+        "abort", "signal", "limit", "counted_as", "wire", "key", "_out",
     )
 
     def __init__(
@@ -101,6 +104,7 @@ class Stream:
         self.signal = asyncio.Event()  # its handler has something to do (queued, or ended)
         self.limit = limit
         self.wire: int | None = None  # its connection's number with the writer process
+        self.key: str | None = None  # its session's (services/session_ends.py)
         self._out: Out | None = None
 
     def write_to(self, out: Out) -> None:
@@ -136,6 +140,17 @@ class Stream:
         self.signal.set()
 
 
+def _session_key(user: CurrentUser) -> str | None:
+    """Inside the first read of a stream: its session's key; 401 when the session is gone
+    (it ended after the request's login was checked)."""
+    if not user.session_id:
+        return None
+    key = session_key_of(user.session_id)
+    if key is None:
+        raise Unauthenticated("unauthenticated", "not logged in (unknown or ended session)")
+    return key
+
+
 class LiveHub:
     def __init__(self, ctx: ServiceContext, writer: WriterProcess | None = None) -> None:
         self.ctx = ctx
@@ -150,7 +165,6 @@ class LiveHub:
         self._closing = False
         self.on_presence: Callable[[], None] | None = None  # the relay re-sends the list
         self._by_user: dict[int, set[Stream]] = {}  # a logged-in user's streams, all kinds
-        self._ended: dict[int, float] = {}  # session ids ended lately -> when
         self.stream_limit = self.settings.stream_buffer * 1024
         self.connections = 0  # stream connections (responses) open
         self.max_connections = limits.stream_bound(
@@ -191,10 +205,7 @@ class LiveHub:
 
     def _admit(self, stream: Stream, address: str) -> None:
         """At most STREAMS_PER_USER streams per user, STREAMS_PER_ADDRESS per client
-        address for watchers who are not logged in (user id 0); none with a session that
-        ended."""
-        if stream.user.session_id and stream.user.session_id in self._ended:
-            raise Unauthenticated("unauthenticated", "not logged in (unknown or ended session)")
+        address for watchers who are not logged in (user id 0)."""
         limit = self.settings.streams_per_user
         if not stream.user.id:
             stream.counted_as = ("address", address)
@@ -216,17 +227,18 @@ class LiveHub:
     ) -> tuple[Stream, bytes]:
         """A stream of `game_id` and its first chunk (404 as `GET` would answer)."""
 
-        def first() -> tuple[CatchUp, bool, bool]:
+        def first() -> tuple[CatchUp, bool, bool, str | None]:
+            key = _session_key(user)
             loaded = load_visible(game_id, user, code)  # 404 as GET answers
             update = live_views.first_update(loaded, user.id, since)
             plain = live_views.plain_spectator(loaded, user)
-            return update, plain, loaded.is_player(user.id)
+            return update, plain, loaded.is_player(user.id), key
 
         stream = Stream(user, game_id, code, self.settings.stream_buffer * 1024)
         self._admit(stream, address)
         self._add(stream)
         try:
-            update, plain, player = await self.ctx.store.transaction(first)
+            update, plain, player, stream.key = await self.ctx.store.transaction(first)
         except BaseException:
             self._remove(stream)
             raise
@@ -245,8 +257,13 @@ class LiveHub:
         stream = Stream(user, None, None, self.settings.stream_buffer * 1024)
         self._admit(stream, "")
         self._add(stream)
+
+        def first() -> tuple[dict[str, Any], str | None]:
+            key = _session_key(user)
+            return live_views.user_games(user), key
+
         try:
-            games = await self.ctx.store.transaction(live_views.user_games, user)
+            games, stream.key = await self.ctx.store.transaction(first)
         except BaseException:
             self._remove(stream)
             raise
@@ -359,27 +376,23 @@ class LiveHub:
     def _sessions_ended(self, event: SessionsEnded) -> None:
         """End the streams opened with the ended sessions (before anything else is sent:
         a later write's events come after this one's); no ids: ask the database."""
-        if not event.session_ids:
+        if not event.keys:
             if event.user_id in self._by_user:
                 self._spawn(self.check_sessions(list(self._by_user[event.user_id])))
             return
-        now = time.monotonic()
-        if self._ended and min(self._ended.values()) < now - ENDED_MEMORY:
-            self._ended = {k: t for k, t in self._ended.items() if t >= now - ENDED_MEMORY}
-        ended = set(event.session_ids)
-        for session_id in ended:
-            self._ended[session_id] = now
-        self._end_streams(
-            [s for s in self._by_user.get(event.user_id, ()) if s.user.session_id in ended]
-        )
+        ended = set(event.keys)
+        self._end_streams(s for s in self._by_user.get(event.user_id, ()) if s.key in ended)
 
     def _end_streams(self, streams: Iterable[Stream]) -> None:
-        streams = list(streams)
+        streams = [stream for stream in streams if not stream.closed]
         if streams:
+            count = len(streams)
             log.info(
-                "%d live streams of %s ended: their session ended",
-                len(streams),
+                "%d live stream%s of %s ended: %s session ended",
+                count,
+                "" if count == 1 else "s",
                 streams[0].user.username,
+                "its" if count == 1 else "their",
             )
         for stream in streams:
             stream.end()
@@ -412,11 +425,14 @@ class LiveHub:
         except Exception as error:  # the database is away: the next event asks again
             log.warning("live streams: sessions not checked (%s)", error)
             return
-        self._end_streams(s for s in streams if s.user.session_id not in left)
+        gone: list[Stream] = []
         for stream in streams:
-            is_admin = left.get(stream.user.session_id)
-            if is_admin is not None and is_admin != stream.user.is_admin:
-                self._rights_changed(stream.uid, is_admin)
+            found = left.get(stream.user.session_id)
+            if found is None or found[0] != stream.key:
+                gone.append(stream)  # (the same id, given to a later session, is not its)
+            elif found[1] != stream.user.is_admin:
+                self._rights_changed(stream.uid, found[1])
+        self._end_streams(gone)
 
     # --- looks --------------------------------------------------------------------------
 

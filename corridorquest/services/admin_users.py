@@ -232,7 +232,7 @@ async def lock(ctx: ServiceContext, current: CurrentUser, username: str) -> dict
         ended = end_sessions(user.id)
         events.append(ended)
         user.locked = True
-        return f"{len(ended.session_ids)} sessions ended"
+        return f"{len(ended.keys)} sessions ended"
 
     return await _change(ctx, current, username, "user.lock", change)
 
@@ -289,7 +289,7 @@ async def logout(ctx: ServiceContext, current: CurrentUser, username: str) -> di
         user = _user(username)
         ended = end_sessions(user.id)
         announce(ctx, ended)
-        count = len(ended.session_ids)
+        count = len(ended.keys)
         record(current, "user.logout", f"user {user.username}", f"{count} sessions ended")
         return {"username": user.username, "sessions_ended": count}, ended
 

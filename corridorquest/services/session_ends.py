@@ -25,14 +25,16 @@ from corridorquest.services.context import ServiceContext
 from corridorquest.services.outbound import keep_events
 from corridorquest.store.models import Session, User
 
+KEY_LENGTH = 16
+
 
 @dataclass(frozen=True)
 class SessionsEnded(Event):
-    """These sessions of the user ended; `session_ids` empty: some did, which ones the
-    database tells (what is left of the user's sessions)."""
+    """These sessions of the user ended, named by `session_key` (an id may be given again
+    to a later session; a key is never); none named: some did, the database tells which."""
 
     user_id: int
-    session_ids: tuple[int, ...] = ()
+    keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -43,16 +45,22 @@ class AdminRightsChanged(Event):
     is_admin: bool
 
 
+def session_key(token_hash: str) -> str:
+    """What names a session to the live streams: the start of its token's hash (which
+    neither gives the token away nor is ever given to another session)."""
+    return token_hash[:KEY_LENGTH]
+
+
 def end_sessions(user_id: int, only: int | None = None) -> SessionsEnded:
     """Inside a transaction: end every session of the user (or its session `only`); then
     `announce` the answer in the transaction and publish it after the commit."""
-    query = Session.select(Session.id).where(Session.user == user_id)
+    query = Session.select(Session.id, Session.token_hash).where(Session.user == user_id)
     if only is not None:
         query = query.where(Session.id == only)
-    ids = tuple(sorted(row.id for row in query))
-    if ids:
-        Session.delete().where(Session.id.in_(ids)).execute()
-    return SessionsEnded(user_id, ids)
+    rows = list(query.tuples())
+    if rows:
+        Session.delete().where(Session.id.in_([row[0] for row in rows])).execute()
+    return SessionsEnded(user_id, tuple(sorted(session_key(row[1]) for row in rows)))
 
 
 def announce(ctx: ServiceContext, event: Event) -> None:
@@ -67,19 +75,26 @@ async def tell(ctx: ServiceContext, event: Event) -> None:
     ctx.bus.publish(event)
 
 
-def sessions_left(session_ids: Iterable[int]) -> dict[int, bool]:
+def session_key_of(session_id: int) -> str | None:
+    """Inside a transaction: the key of the session (None: it is gone)."""
+    row = Session.select(Session.token_hash).where(Session.id == session_id).tuples().first()
+    return session_key(row[0]) if row is not None else None
+
+
+def sessions_left(session_ids: Iterable[int]) -> dict[int, tuple[str, bool]]:
     """Inside a transaction: of `session_ids`, those that still let their user in (the
-    session exists, its user is not locked), each with whether that user is an admin."""
+    session exists, its user is not locked), each with its key and whether its user is
+    an admin."""
     ids = sorted(set(session_ids))
-    found: dict[int, bool] = {}
+    found: dict[int, tuple[str, bool]] = {}
     for start in range(0, len(ids), 500):
         rows = (
-            Session.select(Session.id, User.is_admin, User.locked)
+            Session.select(Session.id, Session.token_hash, User.is_admin, User.locked)
             .join(User, on=(User.id == Session.user))
             .where(Session.id.in_(ids[start : start + 500]))
             .tuples()
         )
-        for session_id, is_admin, locked in rows:
+        for session_id, token_hash, is_admin, locked in rows:
             if not locked:
-                found[session_id] = bool(is_admin)
+                found[session_id] = (session_key(token_hash), bool(is_admin))
     return found

@@ -202,14 +202,13 @@ async def login(
 
 async def logout(ctx: ServiceContext, user: CurrentUser) -> None:
     """End the caller's session; its token stops working at once (its streams too)."""
-    ended = SessionsEnded(user.id, (user.session_id,))
 
-    def end() -> None:
-        end_sessions(user.id, user.session_id)
+    def end() -> SessionsEnded:
+        ended = end_sessions(user.id, user.session_id)
         announce(ctx, ended)
+        return ended
 
-    await ctx.store.transaction(end)
-    ctx.bus.publish(ended)
+    ctx.bus.publish(await ctx.store.transaction(end))
 
 
 def purge_expired(rate_window_seconds: int = 86400) -> int:
