@@ -91,12 +91,19 @@ def test_the_soft_open_file_limit_is_raised_and_the_bound_derived_from_it(
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     try:
-        log = server.log_text()
-        worker = int(re.findall(r"Worker ready \[(\d+)\]", log)[-1])
-        assert _limits(worker) == (hard, hard)
-        writers = [p for p in _children(worker) if "cq-stream-write" in
-                   Path(f"/proc/{p}/comm").read_text()]
-        assert writers, "no stream writer process"
+        deadline = time.monotonic() + 5
+        while True:  # (the log line and the helper's name may come a moment later)
+            log = server.log_text()
+            workers = re.findall(r"Worker ready \[(\d+)\]", log)
+            writers = [
+                p for p in (_children(int(workers[-1])) if workers else [])
+                if "cq-stream-write" in Path(f"/proc/{p}/comm").read_text()
+            ]
+            if writers or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert workers and writers, "no server worker or stream writer process"
+        assert _limits(int(workers[-1])) == (hard, hard)
         assert _limits(writers[0])[0] == hard  # it holds a copy of every stream's socket
         assert f"at most {max(16, hard // 2 - 100)} connections at once" in log
     finally:
