@@ -66,11 +66,11 @@ class InlineUnsent:
             if self.sum <= self.total:
                 return
             size = self.held.pop(out)
+            self.sum -= size
             out.dropped(
                 f"the streams' unsent total is at its bound ({size // 1024} KiB unsent; "
-                f"{self.sum // 1024} KiB on the server's streams)"
+                f"{self.sum // 1024} KiB on the server's other streams)"
             )
-            self.sum -= size
 
     def check(self) -> None:
         self._check = None
@@ -82,7 +82,7 @@ class InlineUnsent:
                 self.sum -= size
                 out.dropped(
                     f"it took nothing for a while ({size // 1024} KiB unsent; "
-                    f"{self.sum // 1024} KiB on the server's streams)"
+                    f"{self.sum // 1024} KiB on the server's other streams)"
                 )
         if self.held:
             self._check = asyncio.get_running_loop().call_later(self.CHECK_EVERY, self.check)

@@ -27,9 +27,9 @@ Messages on the socket pair (SOCK_SEQPACKET keeps them apart and in order):
                        b"W" marshal([(bytes, [ident, ...]), ...])   write these
                        b"E" ident seconds                           finish, then let go
     helper -> server   b"E" ident                                   finished (or gone)
-                       b"D" ident unsent total                      dropped: fell behind
-                       b"S" ident unsent total                      dropped: took nothing
-                       b"T" ident unsent total                      dropped: all too much
+                       b"D" ident unsent rest                       dropped: fell behind
+                       b"S" ident unsent rest                       dropped: took nothing
+                       b"T" ident unsent rest                       dropped: all too much
                        b"G" ident                                   its connection failed
 
 What the helper keeps unsent is bounded (corridorquest/live/limits.py): `limit` bytes per
@@ -63,7 +63,7 @@ _ADOPT = struct.Struct("!QQ")
 _FINISH = struct.Struct("!Qd")
 _IDENT = struct.Struct("!Q")
 _BOUNDS = struct.Struct("!Qd")
-_DROPPED = struct.Struct("!QQQ")  # ident, its unsent bytes, all connections' unsent bytes
+_DROPPED = struct.Struct("!QQQ")  # ident, its unsent bytes, the other connections' unsent bytes
 STALL_CHECK = 0.25  # seconds between the helper's looks for connections that took nothing
 WHY = {
     b"D": "it fell behind",
@@ -266,7 +266,7 @@ class WriterProcess:
                 _ident, unsent, total = _DROPPED.unpack_from(data, 1)
                 out.dropped(
                     f"{WHY[kind]} ({unsent // 1024} KiB unsent; "
-                    f"{total // 1024} KiB on the writer's streams)"
+                    f"{total // 1024} KiB on the writer's other streams)"
                 )
             else:  # b"G": the connection failed (its reader went away)
                 self._outs.pop(ident, None)
@@ -391,7 +391,8 @@ def _helper(ctl: socket.socket) -> None:
 
     def reply(kind: bytes, conn: _Conn) -> None:
         if kind in WHY:
-            message = kind + _DROPPED.pack(conn.ident, len(conn.pending), unsent[0])
+            held = len(conn.pending)  # (what the others hold once it is dropped)
+            message = kind + _DROPPED.pack(conn.ident, held, unsent[0] - held)
         else:
             message = kind + _IDENT.pack(conn.ident)
         with contextlib.suppress(OSError):  # the server gone: the loop ends on its own
