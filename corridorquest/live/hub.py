@@ -84,7 +84,7 @@ class Stream:
 
     __slots__ = (
         "user", "uid", "game_id", "code", "queue", "cursor", "plain", "present", "closed",
-        "abort", "signal", "limit", "counted_as", "wire", "key", "_out",
+        "abort", "signal", "limit", "counted_as", "wire", "key", "early", "_out",
     )
 
     def __init__(
@@ -105,6 +105,9 @@ class Stream:
         self.limit = limit
         self.wire: int | None = None  # its connection's number with the writer process
         self.key: str | None = None  # its session's (services/session_ends.py)
+        # while it opens (no key yet): the keys of sessions that ended meanwhile, "" when
+        # its session or its user's rights are to be checked once it is open
+        self.early: set[str] | None = None
         self._out: Out | None = None
 
     def write_to(self, out: Out) -> None:
@@ -275,9 +278,14 @@ class LiveHub:
 
     def _still_open(self, stream: Stream) -> None:
         """Its session ended while it opened: 401, as its next request would get."""
-        if stream.closed:
+        early, stream.early = stream.early, None
+        if stream.closed or (early is not None and stream.key in early):
             self._remove(stream)
             raise Unauthenticated("unauthenticated", "not logged in (unknown or ended session)")
+        if early is not None and "" in early:  # (checked once its first chunk is out)
+            self._spawn(self.check_sessions([stream]))
+            if stream.game_id is not None:
+                self._mark(stream.game_id, set())
 
     def connect(self, transport: Any, streams: list[Stream]) -> Out:
         """The streams' updates go to `transport` from now on (one response may carry
@@ -375,13 +383,21 @@ class LiveHub:
 
     def _sessions_ended(self, event: SessionsEnded) -> None:
         """End the streams opened with the ended sessions (before anything else is sent:
-        a later write's events come after this one's); no ids: ask the database."""
+        a later write's events come after this one's); no keys: ask the database."""
+        self._while_opening(event.user_id, set(event.keys) or {""})
         if not event.keys:
             if event.user_id in self._by_user:
                 self._spawn(self.check_sessions(list(self._by_user[event.user_id])))
             return
         ended = set(event.keys)
         self._end_streams(s for s in self._by_user.get(event.user_id, ()) if s.key in ended)
+
+    def _while_opening(self, user_id: int, keys: set[str]) -> None:
+        """The user's streams that are still opening decide on `keys` once they know
+        their own session's key (`_still_open`)."""
+        for stream in self._by_user.get(user_id, ()):
+            if stream.key is None and not stream.closed:
+                stream.early = (stream.early or set()) | keys
 
     def _end_streams(self, streams: Iterable[Stream]) -> None:
         streams = [stream for stream in streams if not stream.closed]
@@ -401,6 +417,7 @@ class LiveHub:
         """Promoted or demoted: its streams are sent what it may see now; those it may no
         longer watch (a private game it does not play) end at their game's next look,
         made now."""
+        self._while_opening(user_id, {""})
         for stream in list(self._by_user.get(user_id, ())):
             if stream.user.is_admin == is_admin:
                 continue
@@ -415,7 +432,8 @@ class LiveHub:
         when None: the relay was deaf for a while) still let their users in."""
         if streams is None:
             streams = [s for members in self._by_user.values() for s in members]
-        streams = [s for s in streams if not s.closed and s.user.session_id]
+        # (a stream still opening has no key yet: `_still_open` asks for it)
+        streams = [s for s in streams if not s.closed and s.key is not None]
         if not streams:
             return
         try:
