@@ -383,6 +383,7 @@ def _helper(ctl: socket.socket) -> None:
     waiting: set[_Conn] = set()  # with something pending
     bounds = {"total": 64 * 1024 * 1024, "stall": 5.0}  # until the server says (b"L")
     unsent = [0]  # what all connections hold pending
+    checked = [0.0]  # when `stalled` last looked
     poller = select.poll()
     poller.register(keep, select.POLLIN)
     buffer = bytearray(2 * MESSAGE)
@@ -548,7 +549,10 @@ def _helper(ctl: socket.socket) -> None:
             else:
                 drain(conn)
         if waiting:
-            stalled(time.monotonic())
+            now = time.monotonic()
+            if now >= checked[0] + STALL_CHECK:  # (not on every wake-up: `waiting` may be long)
+                checked[0] = now
+                stalled(now)
         if finishing:
             now = time.monotonic()
             for conn in [c for c in finishing if c.deadline is not None and c.deadline <= now]:
