@@ -316,11 +316,32 @@ class Settings(BaseModel):
         "keep it open.",
     )
     stream_buffer: int = Field(
-        1024,
+        256,
         ge=16,
-        description="KiB waiting to be written to one live stream (beyond what the "
-        "operating system holds, which the server also bounds to about as much); a reader "
-        "that falls this far behind is disconnected (its client reconnects and resumes).",
+        description="KiB waiting to be written to one live stream (beyond the operating "
+        "system's buffer, which the server keeps at 32 KiB); a reader that falls this far "
+        "behind is disconnected (its client reconnects and resumes).",
+    )
+    stream_buffer_total: int = Field(
+        64,
+        ge=1,
+        description="MiB waiting to be written to all the live streams of one server "
+        "process (and as much in its stream writer process); beyond it the streams that "
+        "hold the most are disconnected (their clients reconnect and resume).",
+    )
+    stream_stall_timeout: Seconds = Field(
+        5,
+        ge=1,
+        description="A live stream whose reader takes nothing of what waits for it for "
+        "this long is disconnected (its client reconnects and resumes).",
+    )
+    streams_max: int = Field(
+        0,
+        ge=0,
+        description="Live stream connections one server process holds at once; one more "
+        "is refused with 503 too_many_streams_on_server and retry_after. 0: half the "
+        "open-file limit (raised to its hard limit at start) less 100, kept for ordinary "
+        "requests and the database.",
     )
     stream_writer: Literal["process", "inline"] = Field(
         "process",

@@ -7,13 +7,16 @@
 The hub (corridorquest/live/hub.py) decides what each stream is sent; a handler writes
 the stream's chunks out as they come, a comment line when it is idle for
 STREAM_KEEPALIVE seconds, and ends when the hub ends the stream (server stop, the game
-gone) or the client goes away.
+gone, the session it was opened with ended) or the client goes away. A process holds at
+most its bound of stream connections (corridorquest/live/limits.py): one more is 503
+`too_many_streams_on_server` with `retry_after`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
@@ -29,6 +32,7 @@ from corridorquest.api.sessions import client_address
 from corridorquest.api.validation import check_text, parse_query
 from corridorquest.live import sse
 from corridorquest.live.hub import LiveHub, Stream
+from corridorquest.live.limits import bound_socket_buffer
 from corridorquest.live.output import Out
 from corridorquest.services.errors import Unprocessable
 from corridorquest.services.live_views import parse_cursor
@@ -36,6 +40,9 @@ from corridorquest.services.live_views import parse_cursor
 bp = Blueprint("streams", url_prefix="/")
 TAG = "live"
 RETRY_MS = 2000  # a browser's EventSource waits this long before it reconnects
+TAKEN_POLL = 0.02  # seconds between looks at a first chunk that is not out yet
+STALLED = "it took nothing of its first events for a while"
+log = logging.getLogger("corridorquest.live")
 
 
 class StreamQuery(BaseModel):
@@ -57,8 +64,9 @@ def hub_of(request: Request) -> LiveHub:
 async def _serve(request: Request, hub: LiveHub, streams: list[Stream], first: bytes) -> None:
     """Write the streams' updates out as they come (several: one game each, on one
     response); end when the hub ends one of them or the client goes away."""
-    response = await request.respond(headers=sse.HEADERS, content_type=sse.CONTENT_TYPE)
     transport = request.transport
+    bound_socket_buffer(transport)  # before the first chunk: small from the start
+    response = await request.respond(headers=sse.HEADERS, content_type=sse.CONTENT_TYPE)
     signal = asyncio.Event()  # one for all: something queued, or a stream ended
     for stream in streams:
         stream.abort = transport.abort if transport is not None else None
@@ -77,8 +85,16 @@ async def _serve(request: Request, hub: LiveHub, streams: list[Stream], first: b
     try:
         assert response is not None
         await response.send(sse.retry(RETRY_MS) + first)
-        while await write_queued():  # what came while the first chunk was on its way
-            pass
+        stall = request.app.ctx.settings.stream_stall_timeout
+        while True:  # what came while the first chunk was on its way, until all is out
+            while await write_queued():
+                pass
+            if not await _taken(transport, stall):
+                log.info("live stream of %s dropped: %s", streams[0].user.username, STALLED)
+                transport.abort()
+                return
+            if not any(stream.queue for stream in streams):
+                break
         if _chunked(request):  # from now on the hub sends each update itself
             out = hub.connect(transport, streams)
         while not any(stream.closed for stream in streams):
@@ -107,6 +123,27 @@ async def _serve(request: Request, hub: LiveHub, streams: list[Stream], first: b
             hub.close_stream(stream)
 
 
+async def _taken(transport: Any, stall: float) -> bool:
+    """Wait until the connection took everything the server wrote to it (the stream writer
+    process may write to it then); False when it took nothing for `stall` seconds or
+    closed."""
+    if transport is None:
+        return True
+    held = transport.get_write_buffer_size()
+    since = time.monotonic()
+    while held:
+        if transport.is_closing():
+            return False
+        await asyncio.sleep(TAKEN_POLL)
+        now_held = transport.get_write_buffer_size()
+        if now_held < held:
+            since = time.monotonic()
+        elif time.monotonic() - since > stall:
+            return False
+        held = now_held
+    return True
+
+
 def _written(request: Request) -> None:
     """Tell Sanic the response is being written (it ends a response it has not written
     to for RESPONSE_TIMEOUT; the hub writes this one past it)."""
@@ -126,7 +163,7 @@ def _chunked(request: Request) -> bool:
     "Follow a game live (server-sent events; see docs/api.md, Live streams)",
     tag=TAG,
     ok=(200, None),
-    errors=(404, 422, 429),
+    errors=(404, 422, 429, 503),
     secured="optional",  # watching without login (WEB_WATCH_WITHOUT_LOGIN)
     media=("text/event-stream", "a stream of server-sent events"),
 )
@@ -138,10 +175,14 @@ async def game_events(request: Request, game_id: int) -> Any:
     check_text(last_event_id)
     since = parse_cursor(last_event_id or query.since)
     hub = hub_of(request)
-    stream, first = await hub.open_game(
-        user, checked_id(game_id), query.invitation_code, since, client_address(request)
-    )
-    await _serve(request, hub, [stream], first)
+    hub.admit_connection()
+    try:
+        stream, first = await hub.open_game(
+            user, checked_id(game_id), query.invitation_code, since, client_address(request)
+        )
+        await _serve(request, hub, [stream], first)
+    finally:
+        hub.release_connection()
     return None
 
 
@@ -160,7 +201,7 @@ class ManyQuery(BaseModel):
     "Follow several games on one stream (a page of boards; no resume)",
     tag=TAG,
     ok=(200, None),
-    errors=(404, 422, 429),
+    errors=(404, 422, 429, 503),
     secured="optional",  # watching without login (WEB_WATCH_WITHOUT_LOGIN)
     media=("text/event-stream", "a stream of server-sent events"),
 )
@@ -177,20 +218,24 @@ async def many_games_events(request: Request) -> Any:
             "invalid_game_ids", f"ids: 1 to {MAX_GAMES} game ids separated by commas"
         )
     hub = hub_of(request)
-    streams: list[Stream] = []
-    chunks: list[bytes] = []
+    hub.admit_connection()
     try:
-        for game_id in ids:
-            stream, chunk = await hub.open_game(
-                user, checked_id(game_id), None, None, client_address(request)
-            )
-            streams.append(stream)
-            chunks.append(chunk)
-    except BaseException:
-        for stream in streams:
-            hub.close_stream(stream)
-        raise
-    await _serve(request, hub, streams, b"".join(chunks))
+        streams: list[Stream] = []
+        chunks: list[bytes] = []
+        try:
+            for game_id in ids:
+                stream, chunk = await hub.open_game(
+                    user, checked_id(game_id), None, None, client_address(request)
+                )
+                streams.append(stream)
+                chunks.append(chunk)
+        except BaseException:
+            for stream in streams:
+                hub.close_stream(stream)
+            raise
+        await _serve(request, hub, streams, b"".join(chunks))
+    finally:
+        hub.release_connection()
     return None
 
 
@@ -199,12 +244,16 @@ async def many_games_events(request: Request) -> Any:
     "Everything that concerns the caller across its games (server-sent events)",
     tag=TAG,
     ok=(200, None),
-    errors=(429,),
+    errors=(429, 503),
     media=("text/event-stream", "a stream of server-sent events"),
 )
 async def user_events(request: Request) -> HTTPResponse | None:
     user = await require_user(request)
     hub = hub_of(request)
-    stream, first = await hub.open_user(user)
-    await _serve(request, hub, [stream], first)
+    hub.admit_connection()
+    try:
+        stream, first = await hub.open_user(user)
+        await _serve(request, hub, [stream], first)
+    finally:
+        hub.release_connection()
     return None

@@ -5,7 +5,8 @@
   reaches the streams held by every other one;
 - `output.py`, `writer.py`: a stream's connection, written by the server or by the
   stream writer process (`WriterProcess.start()`, before anything else at start-up);
-- `sse.py`: the wire format.
+- `sse.py`: the wire format;
+- `limits.py`: how many streams a process holds, and what they may hold unsent.
 
 `start_live(ctx)` starts them with the server; `LiveService.close()` ends every stream.
 """

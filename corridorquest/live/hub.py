@@ -16,18 +16,26 @@ that player.
 
 Each update goes to the stream's connection at once (`Stream.put`): the stream writer
 process writes it (STREAM_WRITER=process, the default: corridorquest/live/writer.py), or
-the server itself (STREAM_WRITER=inline, or where the helper cannot run); a reader whose
-connection holds more than STREAM_BUFFER KiB not yet sent is disconnected (its client
-resumes from its last event id). `close` ends every stream cleanly when the server stops.
+the server itself (STREAM_WRITER=inline, or where the helper cannot run). What a process
+holds unsent is bounded, per stream and for all (corridorquest/live/limits.py): a reader
+that does not keep up is disconnected (its client resumes from its last event id). So is
+the number of stream connections (`admit_connection`: 503 over the bound).
+
+A stream lives no longer than the session it was opened with: a write that ends sessions
+or takes an admin's rights away publishes `SessionsEnded` / `AdminRightsChanged`
+(services/session_ends.py; other processes hear it through the relay), and the streams
+opened with those sessions end at once; a demoted admin's streams go on as far as a
+user who is not an admin may watch (a private game it does not play ends).
+`close` ends every stream cleanly when the server stops.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
-import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from corridorquest.events import (
@@ -40,16 +48,22 @@ from corridorquest.events import (
     MarkersChanged,
     PlayersInvited,
 )
-from corridorquest.live import sse
-from corridorquest.live.output import InlineOut, Out
+from corridorquest.live import limits, sse
+from corridorquest.live.output import InlineOut, InlineUnsent, Out
 from corridorquest.live.writer import ConnectionOut, WriterProcess
 from corridorquest.services import live_views, presence
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import RateLimited
+from corridorquest.services.errors import RateLimited, Unauthenticated, Unavailable
 from corridorquest.services.game_access import load_visible
 from corridorquest.services.live_views import CatchUp, Cursor
 from corridorquest.services.messages import AdminBroadcast, MessagePosted
+from corridorquest.services.session_ends import (
+    AdminRightsChanged,
+    SessionsEnded,
+    session_key_of,
+    sessions_left,
+)
 from corridorquest.services.trading import OfferMade, OfferWithdrawn
 
 log = logging.getLogger("corridorquest.live")
@@ -70,7 +84,7 @@ class Stream:
 
     __slots__ = (
         "user", "uid", "game_id", "code", "queue", "cursor", "plain", "present", "closed",
-        "abort", "signal", "limit", "counted_as", "wire", "_out",
+        "abort", "signal", "limit", "counted_as", "wire", "key", "early", "_out",
     )
 
     def __init__(
@@ -90,6 +104,10 @@ class Stream:
         self.signal = asyncio.Event()  # its handler has something to do (queued, or ended)
         self.limit = limit
         self.wire: int | None = None  # its connection's number with the writer process
+        self.key: str | None = None  # its session's (services/session_ends.py)
+        # while it opens (no key yet): the keys of sessions that ended meanwhile, "" when
+        # its session or its user's rights are to be checked once it is open
+        self.early: set[str] | None = None
         self._out: Out | None = None
 
     def write_to(self, out: Out) -> None:
@@ -125,16 +143,15 @@ class Stream:
         self.signal.set()
 
 
-def _bound_kernel_buffer(transport: Any, limit: int) -> None:
-    """The operating system holds at most about `limit` bytes of the stream not yet sent
-    (Linux doubles SO_SNDBUF for its bookkeeping): left alone, it grows a connection's
-    buffer up to 4 MB for a reader that does not read, so that a slow reader held megabytes
-    of kernel memory before STREAM_BUFFER found it behind."""
-    sock = transport.get_extra_info("socket")
-    if sock is None:
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limit)
+def _session_key(user: CurrentUser) -> str | None:
+    """Inside the first read of a stream: its session's key; 401 when the session is gone
+    (it ended after the request's login was checked)."""
+    if not user.session_id:
+        return None
+    key = session_key_of(user.session_id)
+    if key is None:
+        raise Unauthenticated("unauthenticated", "not logged in (unknown or ended session)")
+    return key
 
 
 class LiveHub:
@@ -150,9 +167,44 @@ class LiveHub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
         self.on_presence: Callable[[], None] | None = None  # the relay re-sends the list
+        self._by_user: dict[int, set[Stream]] = {}  # a logged-in user's streams, all kinds
+        self.stream_limit = self.settings.stream_buffer * 1024
+        self.connections = 0  # stream connections (responses) open
+        self.max_connections = limits.stream_bound(
+            self.settings.streams_max, limits.raise_open_file_limit()
+        )
+        total = self.settings.stream_buffer_total * 1024 * 1024
+        stall = float(self.settings.stream_stall_timeout)
+        self.inline_unsent = InlineUnsent(total, stall)
+        if writer is not None:
+            writer.configure(total, stall)
+        log.info(
+            "live streams: at most %d connections at once (%s), %d KiB unsent each, "
+            "%d MiB for all, dropped after %d s without taking anything",
+            self.max_connections,
+            "STREAMS_MAX" if self.settings.streams_max else "half the open-file limit",
+            self.settings.stream_buffer,
+            self.settings.stream_buffer_total,
+            self.settings.stream_stall_timeout,
+        )
         ctx.bus.subscribe(Event, self.on_event)
 
     # --- streams ----------------------------------------------------------------------
+
+    def admit_connection(self) -> None:
+        """One more stream connection, or 503 when the process holds its bound of them
+        (`release_connection` when it ends)."""
+        if self.connections >= self.max_connections:
+            raise Unavailable(
+                "too_many_streams_on_server",
+                f"this server holds {self.max_connections} live streams, its most; "
+                f"try again in {limits.RETRY_AFTER} s",
+                retry_after=limits.RETRY_AFTER,
+            )
+        self.connections += 1
+
+    def release_connection(self) -> None:
+        self.connections -= 1
 
     def _admit(self, stream: Stream, address: str) -> None:
         """At most STREAMS_PER_USER streams per user, STREAMS_PER_ADDRESS per client
@@ -178,20 +230,22 @@ class LiveHub:
     ) -> tuple[Stream, bytes]:
         """A stream of `game_id` and its first chunk (404 as `GET` would answer)."""
 
-        def first() -> tuple[CatchUp, bool, bool]:
+        def first() -> tuple[CatchUp, bool, bool, str | None]:
+            key = _session_key(user)
             loaded = load_visible(game_id, user, code)  # 404 as GET answers
             update = live_views.first_update(loaded, user.id, since)
             plain = live_views.plain_spectator(loaded, user)
-            return update, plain, loaded.is_player(user.id)
+            return update, plain, loaded.is_player(user.id), key
 
         stream = Stream(user, game_id, code, self.settings.stream_buffer * 1024)
         self._admit(stream, address)
         self._add(stream)
         try:
-            update, plain, player = await self.ctx.store.transaction(first)
+            update, plain, player, stream.key = await self.ctx.store.transaction(first)
         except BaseException:
             self._remove(stream)
             raise
+        self._still_open(stream)
         stream.cursor = update.cursor
         stream.plain = plain
         stream.present = player
@@ -206,15 +260,32 @@ class LiveHub:
         stream = Stream(user, None, None, self.settings.stream_buffer * 1024)
         self._admit(stream, "")
         self._add(stream)
+
+        def first() -> tuple[dict[str, Any], str | None]:
+            key = _session_key(user)
+            return live_views.user_games(user), key
+
         try:
-            games = await self.ctx.store.transaction(live_views.user_games, user)
+            games, stream.key = await self.ctx.store.transaction(first)
         except BaseException:
             self._remove(stream)
             raise
+        self._still_open(stream)
         stream.present = True
         if presence.opened(None, user.id) and self.on_presence is not None:
             self.on_presence()
         return stream, sse.event("games", games)
+
+    def _still_open(self, stream: Stream) -> None:
+        """Its session ended while it opened: 401, as its next request would get."""
+        early, stream.early = stream.early, None
+        if stream.closed or (early is not None and stream.key in early):
+            self._remove(stream)
+            raise Unauthenticated("unauthenticated", "not logged in (unknown or ended session)")
+        if early is not None and "" in early:  # (checked once its first chunk is out)
+            self._spawn(self.check_sessions([stream]))
+            if stream.game_id is not None:
+                self._mark(stream.game_id, set())
 
     def connect(self, transport: Any, streams: list[Stream]) -> Out:
         """The streams' updates go to `transport` from now on (one response may carry
@@ -230,13 +301,13 @@ class LiveHub:
             for stream in streams:
                 stream.end()
 
-        limit = self.settings.stream_buffer * 1024
-        _bound_kernel_buffer(transport, limit)
+        limit = self.stream_limit
+        limits.bound_socket_buffer(transport)  # (the handler did already: in case)
         out: Out | None = None
         if self.writer is not None:
             out = self.writer.adopt(transport, limit, dropped, gone)
         if out is None:
-            out = InlineOut(transport, limit, dropped, gone)
+            out = InlineOut(transport, limit, dropped, gone, self.inline_unsent)
         for stream in streams:
             stream.write_to(out)
         return out
@@ -257,6 +328,8 @@ class LiveHub:
         key = stream.user.id if stream.game_id is None else stream.game_id
         registry.setdefault(key, set()).add(stream)
         self._count[stream.counted_as] = self._count.get(stream.counted_as, 0) + 1
+        if stream.uid:
+            self._by_user.setdefault(stream.uid, set()).add(stream)
 
     def _remove(self, stream: Stream) -> None:
         registry = self._users if stream.game_id is None else self._games
@@ -267,6 +340,11 @@ class LiveHub:
         members.discard(stream)
         if not members:
             del registry[key]
+        mine = self._by_user.get(stream.uid)
+        if mine is not None:
+            mine.discard(stream)
+            if not mine:
+                del self._by_user[stream.uid]
         left = self._count.get(stream.counted_as, 1) - 1
         if left:
             self._count[stream.counted_as] = left
@@ -279,22 +357,102 @@ class LiveHub:
         """A change committed (here or, through the relay, in another process)."""
         if self._closing:
             return
-        if isinstance(event, GameEvent) and event.game_id in self._games:
-            view_for: set[int] = set()
-            if isinstance(event, MarkersChanged):
-                view_for.add(event.user_id)  # only its owner's view shows them
-            elif isinstance(event, OfferMade | OfferWithdrawn) and event.partner_id:
-                view_for |= {event.user_id, event.partner_id}  # a private offer
-            self._mark(event.game_id, view_for)
+        if isinstance(event, GameEvent):
+            if event.game_id in self._games:
+                view_for: set[int] = set()
+                if isinstance(event, MarkersChanged):
+                    view_for.add(event.user_id)  # only its owner's view shows them
+                elif isinstance(event, OfferMade | OfferWithdrawn) and event.partner_id:
+                    view_for |= {event.user_id, event.partner_id}  # a private offer
+                self._mark(event.game_id, view_for)
         elif isinstance(event, AdminBroadcast):
             for game_id in event.game_ids:
                 if game_id in self._games:
                     self._mark(game_id, set())
+        elif isinstance(event, SessionsEnded):
+            self._sessions_ended(event)
+        elif isinstance(event, AdminRightsChanged):
+            self._rights_changed(event.user_id, event.is_admin)
         if self._users and (
             isinstance(event, USER_EVENTS)
             or (isinstance(event, MessagePosted) and event.recipient_id is not None)
         ):
             self._spawn(self._to_users(event))
+
+    # --- sessions -----------------------------------------------------------------------
+
+    def _sessions_ended(self, event: SessionsEnded) -> None:
+        """End the streams opened with the ended sessions (before anything else is sent:
+        a later write's events come after this one's); no keys: ask the database."""
+        self._while_opening(event.user_id, set(event.keys) or {""})
+        if not event.keys:
+            if event.user_id in self._by_user:
+                self._spawn(self.check_sessions(list(self._by_user[event.user_id])))
+            return
+        ended = set(event.keys)
+        self._end_streams(s for s in self._by_user.get(event.user_id, ()) if s.key in ended)
+
+    def _while_opening(self, user_id: int, keys: set[str]) -> None:
+        """The user's streams that are still opening decide on `keys` once they know
+        their own session's key (`_still_open`)."""
+        for stream in self._by_user.get(user_id, ()):
+            if stream.key is None and not stream.closed:
+                stream.early = (stream.early or set()) | keys
+
+    def _end_streams(self, streams: Iterable[Stream]) -> None:
+        streams = [stream for stream in streams if not stream.closed]
+        if streams:
+            count = len(streams)
+            log.info(
+                "%d live stream%s of %s ended: %s session ended",
+                count,
+                "" if count == 1 else "s",
+                streams[0].user.username,
+                "its" if count == 1 else "their",
+            )
+        for stream in streams:
+            stream.end()
+
+    def _rights_changed(self, user_id: int, is_admin: bool) -> None:
+        """Promoted or demoted: its streams are sent what it may see now; those it may no
+        longer watch (a private game it does not play) end at their game's next look,
+        made now."""
+        self._while_opening(user_id, {""})
+        for stream in list(self._by_user.get(user_id, ())):
+            if stream.user.is_admin == is_admin:
+                continue
+            stream.user = dataclasses.replace(stream.user, is_admin=is_admin)
+            if is_admin:
+                stream.plain = False  # an admin's updates are its own
+            if stream.game_id is not None and stream.cursor is not None:
+                self._mark(stream.game_id, set())
+
+    async def check_sessions(self, streams: list[Stream] | None = None) -> None:
+        """Ask the database whether the sessions of `streams` (of every logged-in stream
+        when None: the relay was deaf for a while) still let their users in."""
+        if streams is None:
+            streams = [s for members in self._by_user.values() for s in members]
+        # (a stream still opening has no key yet: `_still_open` asks for it)
+        streams = [s for s in streams if not s.closed and s.key is not None]
+        if not streams:
+            return
+        try:
+            left = await self.ctx.store.transaction(
+                sessions_left, {s.user.session_id for s in streams}
+            )
+        except Exception as error:  # the database is away: the next event asks again
+            log.warning("live streams: sessions not checked (%s)", error)
+            return
+        gone: list[Stream] = []
+        for stream in streams:
+            found = left.get(stream.user.session_id)
+            if found is None or found[0] != stream.key:
+                gone.append(stream)  # (the same id, given to a later session, is not its)
+            elif found[1] != stream.user.is_admin:
+                self._rights_changed(stream.uid, found[1])
+        self._end_streams(gone)
+
+    # --- looks --------------------------------------------------------------------------
 
     def look_at(self, game_id: int) -> None:
         """Look at a game if it is watched (another process changed it)."""

@@ -119,6 +119,7 @@ class Relay:
             if await self._connect():
                 log.info("live relay: listening again")
                 self.hub.look_at_all()  # what committed while we were deaf
+                await self.hub.check_sessions()  # and the sessions that ended meanwhile
                 return
 
     def _lost(self, error: Exception) -> None:

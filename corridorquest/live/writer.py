@@ -22,12 +22,19 @@ should it die, the server writes the updates itself (`corridorquest.live.output.
 
 Messages on the socket pair (SOCK_SEQPACKET keeps them apart and in order):
 
-    server -> helper   b"O" ident limit + the connection's socket   adopt a connection
+    server -> helper   b"L" total stall                             the bounds of all streams
+                       b"O" ident limit + the connection's socket   adopt a connection
                        b"W" marshal([(bytes, [ident, ...]), ...])   write these
                        b"E" ident seconds                           finish, then let go
     helper -> server   b"E" ident                                   finished (or gone)
-                       b"D" ident                                   dropped: fell behind
+                       b"D" ident unsent rest                       dropped: fell behind
+                       b"S" ident unsent rest                       dropped: took nothing
+                       b"T" ident unsent rest                       dropped: all too much
                        b"G" ident                                   its connection failed
+
+What the helper keeps unsent is bounded (corridorquest/live/limits.py): `limit` bytes per
+connection, `total` bytes for all of them (the connections with the most are dropped
+first), and a connection that takes nothing of what waits for `stall` seconds is dropped.
 """
 
 from __future__ import annotations
@@ -47,12 +54,22 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from corridorquest.live.limits import raise_open_file_limit
+
 log = logging.getLogger("corridorquest.live")
 
 MESSAGE = 64 * 1024  # the most one message carries (a bigger update goes in pieces)
 _ADOPT = struct.Struct("!QQ")
 _FINISH = struct.Struct("!Qd")
 _IDENT = struct.Struct("!Q")
+_BOUNDS = struct.Struct("!Qd")
+_DROPPED = struct.Struct("!QQQ")  # ident, its unsent bytes, the other connections' unsent bytes
+STALL_CHECK = 0.25  # seconds between the helper's looks for connections that took nothing
+WHY = {
+    b"D": "it fell behind",
+    b"S": "it took nothing for a while",
+    b"T": "the streams' unsent total is at its bound",
+}
 FINISH_WAIT = 5.0  # seconds a finishing stream's reader gets to take what is left
 BACKLOG_LIMIT = 64 * 1024 * 1024  # bytes for a helper that stopped reading: then it is lost
 
@@ -86,6 +103,7 @@ class WriterProcess:
         """Fork the helper (None where it cannot run: the server writes itself)."""
         if not hasattr(os, "fork") or not hasattr(socket, "SOCK_SEQPACKET"):
             return None
+        raise_open_file_limit()  # first: the helper holds a copy of every stream's socket
         try:
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             pid = os.fork()
@@ -109,6 +127,11 @@ class WriterProcess:
         self._loop = loop
         loop.add_reader(self._sock.fileno(), self._on_reply)
 
+    def configure(self, total: int, stall: float) -> None:
+        """What all the connections may hold unsent (bytes), and how long one may take
+        nothing of what waits for it (seconds)."""
+        self._send(b"L" + _BOUNDS.pack(total, stall))
+
     def adopt(
         self,
         transport: Any,
@@ -120,6 +143,8 @@ class WriterProcess:
         sock = transport.get_extra_info("socket")
         if not self.alive or self._loop is None or sock is None or transport.is_closing():
             return None
+        if transport.get_write_buffer_size():  # the server's own writes are not all out:
+            return None  # the helper's would overtake them
         self._flush()  # what was put before goes first
         if self._backlog:  # the helper is behind: a socket is passed now or not at all
             return None  # (a number kept for later could name another connection by then)
@@ -228,16 +253,21 @@ class WriterProcess:
             if not data:
                 self._lost(None)
                 return
+            kind = data[:1]
             (ident,) = _IDENT.unpack_from(data, 1)
-            out = self._outs.pop(ident, None) if data[:1] == b"E" else self._outs.get(ident)
+            out = self._outs.pop(ident, None) if kind == b"E" else self._outs.get(ident)
             if out is None:
                 continue
-            if data[:1] == b"E":
+            if kind == b"E":
                 if out.finished is not None and not out.finished.done():
                     out.finished.set_result(None)
-            elif data[:1] == b"D":  # fell behind (the helper shut the connection)
+            elif kind in WHY:  # dropped (the helper shut the connection)
                 self._outs.pop(ident, None)
-                out.dropped("it fell behind")
+                _ident, unsent, total = _DROPPED.unpack_from(data, 1)
+                out.dropped(
+                    f"{WHY[kind]} ({unsent // 1024} KiB unsent; "
+                    f"{total // 1024} KiB on the writer's other streams)"
+                )
             else:  # b"G": the connection failed (its reader went away)
                 self._outs.pop(ident, None)
                 out.gone()
@@ -325,7 +355,7 @@ class ConnectionOut:
 
 
 class _Conn:
-    __slots__ = ("ident", "fd", "limit", "pending", "deadline")
+    __slots__ = ("ident", "fd", "limit", "pending", "deadline", "since")
 
     def __init__(self, ident: int, fd: int, limit: int) -> None:
         self.ident = ident
@@ -333,6 +363,7 @@ class _Conn:
         self.limit = limit
         self.pending = bytearray()  # what the connection could not take yet
         self.deadline: float | None = None  # finishing: let go when written or then
+        self.since = 0.0  # when it last took something of `pending`
 
 
 def _helper(ctl: socket.socket) -> None:
@@ -349,6 +380,10 @@ def _helper(ctl: socket.socket) -> None:
     conns: dict[int, _Conn] = {}
     by_fd: dict[int, _Conn] = {}
     finishing: set[_Conn] = set()  # with a deadline
+    waiting: set[_Conn] = set()  # with something pending
+    bounds = {"total": 64 * 1024 * 1024, "stall": 5.0}  # until the server says (b"L")
+    unsent = [0]  # what all connections hold pending
+    checked = [0.0]  # when `stalled` last looked
     poller = select.poll()
     poller.register(keep, select.POLLIN)
     buffer = bytearray(2 * MESSAGE)
@@ -356,17 +391,34 @@ def _helper(ctl: socket.socket) -> None:
     ancillary = socket.CMSG_SPACE(array.array("i").itemsize)
 
     def reply(kind: bytes, conn: _Conn) -> None:
+        if kind in WHY:
+            held = len(conn.pending)  # (what the others hold once it is dropped)
+            message = kind + _DROPPED.pack(conn.ident, held, unsent[0] - held)
+        else:
+            message = kind + _IDENT.pack(conn.ident)
         with contextlib.suppress(OSError):  # the server gone: the loop ends on its own
             ctl.setblocking(True)
-            ctl.send(kind + _IDENT.pack(conn.ident))
+            ctl.send(message)
             ctl.setblocking(False)
+
+    def drop(kind: bytes, conn: _Conn) -> None:
+        # the server learns why before the connection ends (it forgets a connection
+        # whose end it saw first, and would not say why it ended)
+        reply(kind, conn)
+        let_go(conn, shut=True)
+
+    def forget_pending(conn: _Conn) -> None:
+        if conn.pending:
+            unsent[0] -= len(conn.pending)
+            conn.pending.clear()
+            poller.unregister(conn.fd)
+        waiting.discard(conn)
 
     def let_go(conn: _Conn, shut: bool) -> None:
         conns.pop(conn.ident, None)
         finishing.discard(conn)
         by_fd.pop(conn.fd, None)
-        if conn.pending:
-            poller.unregister(conn.fd)
+        forget_pending(conn)
         if shut:  # the connection itself ends (the server's own copy too)
             with contextlib.suppress(OSError):
                 shutter = socket.socket(fileno=conn.fd)
@@ -377,11 +429,11 @@ def _helper(ctl: socket.socket) -> None:
     def write(conn: _Conn, data: bytes | memoryview) -> None:
         if conn.pending:
             conn.pending += data
+            unsent[0] += len(data)
             if len(conn.pending) > conn.limit:
-                # the server learns why before the connection ends (it forgets a connection
-                # whose end it saw first, and would not say that its reader fell behind)
-                reply(b"D", conn)
-                let_go(conn, shut=True)
+                drop(b"D", conn)
+            elif unsent[0] > bounds["total"]:
+                over_total()
             return
         try:
             sent = os.write(conn.fd, data)
@@ -393,7 +445,27 @@ def _helper(ctl: socket.socket) -> None:
             return
         if sent < len(data):
             conn.pending += data[sent:]
+            unsent[0] += len(data) - sent
+            conn.since = time.monotonic()
+            waiting.add(conn)
             poller.register(conn.fd, select.POLLOUT)
+            if len(conn.pending) > conn.limit:
+                drop(b"D", conn)
+            elif unsent[0] > bounds["total"]:
+                over_total()
+
+    def over_total() -> None:
+        """All connections hold more than `total`: drop those that hold the most."""
+        for conn in sorted(waiting, key=lambda c: len(c.pending), reverse=True):
+            if unsent[0] <= bounds["total"]:
+                return
+            drop(b"T", conn)
+
+    def stalled(now: float) -> None:
+        """Drop the connections that took nothing of what waits for `stall` seconds."""
+        limit = now - bounds["stall"]
+        for conn in [c for c in waiting if c.since < limit and c.deadline is None]:
+            drop(b"S", conn)
 
     def drain(conn: _Conn) -> None:
         try:
@@ -401,13 +473,14 @@ def _helper(ctl: socket.socket) -> None:
         except BlockingIOError:
             return
         except OSError:
-            conn.pending.clear()
-            poller.unregister(conn.fd)
             let_go(conn, shut=False)
             reply(b"E" if conn.deadline is not None else b"G", conn)
             return
         del conn.pending[:sent]
+        unsent[0] -= sent
+        conn.since = time.monotonic()
         if not conn.pending:
+            waiting.discard(conn)
             poller.unregister(conn.fd)
             if conn.deadline is not None:
                 let_go(conn, shut=False)
@@ -415,7 +488,10 @@ def _helper(ctl: socket.socket) -> None:
 
     def on_message(data: memoryview, fds: list[int]) -> None:
         kind = data[:1].tobytes()
-        if kind == b"W":
+        if kind == b"L":
+            total, stall = _BOUNDS.unpack_from(data, 1)
+            bounds["total"], bounds["stall"] = total, stall
+        elif kind == b"W":
             for chunk, idents in marshal.loads(data[1:]):
                 for ident in idents:
                     conn = conns.get(ident)
@@ -445,6 +521,8 @@ def _helper(ctl: socket.socket) -> None:
         if finishing:
             soonest = min(c.deadline for c in finishing if c.deadline is not None)
             timeout = max(0.0, soonest - time.monotonic()) * 1000
+        if waiting:
+            timeout = min(timeout if timeout is not None else 1e9, STALL_CHECK * 1000)
         for fd, events in poller.poll(timeout):
             if fd == keep:
                 while True:
@@ -466,12 +544,15 @@ def _helper(ctl: socket.socket) -> None:
             if conn is None:
                 continue
             if events & (select.POLLERR | select.POLLHUP | select.POLLNVAL):
-                conn.pending.clear()
-                poller.unregister(fd)
                 let_go(conn, shut=False)
                 reply(b"E" if conn.deadline is not None else b"G", conn)
             else:
                 drain(conn)
+        if waiting:
+            now = time.monotonic()
+            if now >= checked[0] + STALL_CHECK:  # (not on every wake-up: `waiting` may be long)
+                checked[0] = now
+                stalled(now)
         if finishing:
             now = time.monotonic()
             for conn in [c for c in finishing if c.deadline is not None and c.deadline <= now]:

@@ -29,6 +29,12 @@ from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import BadRequest, Conflict, NotFound
 from corridorquest.services.game_access import load_game
 from corridorquest.services.games import run_system_write
+from corridorquest.services.session_ends import (
+    AdminRightsChanged,
+    SessionsEnded,
+    announce,
+    end_sessions,
+)
 from corridorquest.services.sessions import find_user
 from corridorquest.services.user_refs import literal
 from corridorquest.services.users import iso, public_view
@@ -186,24 +192,32 @@ def _last_admin(user: User, what: str) -> None:
 async def _change(
     ctx: ServiceContext, current: CurrentUser, username: str, action: str, change: Any
 ) -> dict[str, Any]:
-    """Apply `change(user) -> detail` to the account and record `action`; answers the
-    account's row view."""
+    """Apply `change(user, events) -> detail` to the account and record `action`; answers
+    the account's row view. The events `change` adds are published after the commit."""
+
+    events: list[Event] = []  # for the live streams (services/session_ends.py)
 
     def write() -> dict[str, Any]:
+        events.clear()
         user = _user(username)
-        detail = change(user)
+        detail = change(user, events)
         user.save()
         record(current, action, f"user {user.username}", detail)
+        for event in events:
+            announce(ctx, event)
         return row_view(user)
 
-    return await ctx.store.transaction(write)
+    answer = await ctx.store.transaction(write)
+    for event in events:
+        ctx.bus.publish(event)
+    return answer
 
 
 async def unlock(ctx: ServiceContext, current: CurrentUser, username: str) -> dict[str, Any]:
     """Unlock an account (locked by three wrong verification codes, or by an admin)."""
     require_admin(current, "unlock accounts")
 
-    def change(user: User) -> str:
+    def change(user: User, events: list[Event]) -> str:
         was = user.locked
         user.locked = False
         return "unlocked" if was else "was not locked"
@@ -220,12 +234,13 @@ async def lock(ctx: ServiceContext, current: CurrentUser, username: str) -> dict
     """Lock an account: its sessions end and it cannot log in until unlocked."""
     require_admin(current, "lock accounts")
 
-    def change(user: User) -> str:
+    def change(user: User, events: list[Event]) -> str:
         _not_yourself(current, user, "lock")
         _last_admin(user, "lock it")
-        ended = Session.delete().where(Session.user == user.id).execute()
+        ended = end_sessions(user.id)
+        events.append(ended)
         user.locked = True
-        return _sessions_ended(ended)
+        return _sessions_ended(len(ended.keys))
 
     return await _change(ctx, current, username, "user.lock", change)
 
@@ -234,7 +249,7 @@ async def verify(ctx: ServiceContext, current: CurrentUser, username: str) -> di
     """Finish a signup whose code never arrived: the account is verified and may log in."""
     require_admin(current, "verify accounts")
 
-    def change(user: User) -> str:
+    def change(user: User, events: list[Event]) -> str:
         was = user.verified
         user.verified = True
         Verification.delete().where(
@@ -249,9 +264,11 @@ async def promote(ctx: ServiceContext, current: CurrentUser, username: str) -> d
     """Make the account a system administrator."""
     require_admin(current, "promote users")
 
-    def change(user: User) -> str:
+    def change(user: User, events: list[Event]) -> str:
         was = user.is_admin
         user.is_admin = True
+        if not was:
+            events.append(AdminRightsChanged(user.id, True))
         return "was an administrator already" if was else "now an administrator"
 
     return await _change(ctx, current, username, "user.promote", change)
@@ -261,10 +278,12 @@ async def demote(ctx: ServiceContext, current: CurrentUser, username: str) -> di
     """Take the administrator flag away (never from the last administrator: 409)."""
     require_admin(current, "demote administrators")
 
-    def change(user: User) -> str:
+    def change(user: User, events: list[Event]) -> str:
         was = user.is_admin
         _last_admin(user, "demote it")
         user.is_admin = False
+        if was:
+            events.append(AdminRightsChanged(user.id, False))
         return "no longer an administrator" if was else "was not an administrator"
 
     return await _change(ctx, current, username, "user.demote", change)
@@ -274,13 +293,17 @@ async def logout(ctx: ServiceContext, current: CurrentUser, username: str) -> di
     """End every session of the account (its tokens stop working at once)."""
     require_admin(current, "end sessions")
 
-    def write() -> dict[str, Any]:
+    def write() -> tuple[dict[str, Any], SessionsEnded]:
         user = _user(username)
-        ended = int(Session.delete().where(Session.user == user.id).execute())
-        record(current, "user.logout", f"user {user.username}", _sessions_ended(ended))
-        return {"username": user.username, "sessions_ended": ended}
+        ended = end_sessions(user.id)
+        announce(ctx, ended)
+        count = len(ended.keys)
+        record(current, "user.logout", f"user {user.username}", _sessions_ended(count))
+        return {"username": user.username, "sessions_ended": count}, ended
 
-    return await ctx.store.transaction(write)
+    answer, ended = await ctx.store.transaction(write)
+    ctx.bus.publish(ended)  # its streams end
+    return answer
 
 
 # --- deleting -------------------------------------------------------------------------------
@@ -317,7 +340,8 @@ async def delete(ctx: ServiceContext, current: CurrentUser, username: str) -> di
             loaded = load_game(game_id, lock=True)
             outcome = remove_in_transaction(loaded, current, user.id, reason, events)
             (left if outcome == "left" else cancelled).append(game_id)
-        for model in (Session, Verification, IdempotentResponse, PasswordRequest, InvitationMail):
+        events.append(end_sessions(user.id))  # its streams end
+        for model in (Verification, IdempotentResponse, PasswordRequest, InvitationMail):
             model.delete().where(model.user == user.id).execute()
         MessageMute.delete().where(
             (MessageMute.user == user.id) | (MessageMute.muted == user.id)

@@ -53,6 +53,7 @@ from corridorquest.services.errors import (
     RateLimited,
     Unauthenticated,
 )
+from corridorquest.services.session_ends import SessionsEnded, announce, end_sessions, tell
 from corridorquest.store import lock_for_update, transaction_lock
 from corridorquest.store.models import LoginAttempt, Session, User, utcnow
 
@@ -279,6 +280,8 @@ async def login(
             await asyncio.shield(ctx.store.transaction(_forget, admitted.attempt_id))
         raise
     if isinstance(result, NewSession):
+        if replace or held is not None:  # the streams of the sessions it replaced end
+            await tell(ctx, SessionsEnded(admitted.user_id))
         return result
     if result == "locked":
         raise Forbidden(
@@ -297,13 +300,15 @@ async def login(
     raise Unauthenticated("invalid_credentials", "unknown username or wrong password")
 
 
-def _end(session_id: int) -> None:
-    Session.delete().where(Session.id == session_id).execute()
-
-
 async def logout(ctx: ServiceContext, user: CurrentUser) -> None:
-    """End the caller's session; its token stops working at once."""
-    await ctx.store.transaction(_end, user.session_id)
+    """End the caller's session; its token stops working at once (its streams too)."""
+
+    def end() -> SessionsEnded:
+        ended = end_sessions(user.id, user.session_id)
+        announce(ctx, ended)
+        return ended
+
+    ctx.bus.publish(await ctx.store.transaction(end))
 
 
 def purge_expired(rate_window_seconds: int = 86400) -> int:

@@ -35,11 +35,11 @@ from corridorquest.security.tokens import code_matches, hash_code, hash_token, n
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
 from corridorquest.services.outbound import queue_mail
+from corridorquest.services.session_ends import SessionsEnded, announce, end_sessions
 from corridorquest.settings import Settings
 from corridorquest.store import lock_for_update
 from corridorquest.store.models import (
     PasswordRequest,
-    Session,
     SignupRequest,
     User,
     Verification,
@@ -177,6 +177,7 @@ class _Outcome:
     purpose: str = ""
     username: str = ""
     attempts_left: int = 0
+    ended: SessionsEnded | None = None  # the sessions it ended (their streams end too)
 
 
 def _check(token: str, code: str, retention_seconds: int) -> _Outcome:
@@ -208,14 +209,14 @@ def _check(token: str, code: str, retention_seconds: int) -> _Outcome:
         Verification.delete().where(
             (Verification.user == user) & (Verification.id != row.id)
         ).execute()
-        Session.delete().where(Session.user == user).execute()
-        return _Outcome("locked", purpose, user.username)
+        return _Outcome("locked", purpose, user.username, ended=end_sessions(user.id))
+    ended = None
     if purpose == "signup":
         user.verified = True
     elif purpose == "password":
         user.password_hash = row.new_value
         user.password_changed_at = now
-        Session.delete().where(Session.user == user).execute()
+        ended = end_sessions(user.id)
         Verification.delete().where(
             (Verification.user == user) & (Verification.purpose == "password")
         ).execute()
@@ -230,7 +231,7 @@ def _check(token: str, code: str, retention_seconds: int) -> _Outcome:
         user.email = new_email
     user.save()
     Verification.delete().where(Verification.id == row.id).execute()
-    return _Outcome("ok", purpose, user.username)
+    return _Outcome("ok", purpose, user.username, ended=ended)
 
 
 async def verify(ctx: ServiceContext, token: str, code: str) -> dict[str, Any]:
@@ -240,7 +241,15 @@ async def verify(ctx: ServiceContext, token: str, code: str) -> dict[str, Any]:
     raised. Every refusal names its case in ``reason`` and, once the token is known,
     carries the ``purpose``.
     """
-    outcome = await ctx.store.transaction(_check, token, code, signup_retention(ctx.settings))
+    def check() -> _Outcome:
+        outcome = _check(token, code, signup_retention(ctx.settings))
+        if outcome.ended is not None:
+            announce(ctx, outcome.ended)
+        return outcome
+
+    outcome = await ctx.store.transaction(check)
+    if outcome.ended is not None:
+        ctx.bus.publish(outcome.ended)
     purpose = outcome.purpose
     if outcome.kind == "ok":
         return {"purpose": purpose, "username": outcome.username}

@@ -83,8 +83,10 @@ def test_a_stream_lives_past_sanics_response_timeout(tmp_path: Path) -> None:
 def test_a_stalled_writer_holds_its_streams_updates_and_new_streams_go_inline(
     tmp_path: Path,
 ) -> None:
+    # (the stream is owed megabytes when the writer comes back, more than STREAM_BUFFER
+    # lets a reader be behind by default: this is about order, not about that bound)
     with running_server(
-        tmp_path, STREAM_KEEPALIVE="1", STREAM_WRITER="process"
+        tmp_path, STREAM_KEEPALIVE="1", STREAM_WRITER="process", STREAM_BUFFER="16384"
     ) as server, httpx.Client(base_url=server.api, timeout=10) as client:
         tokens = {name: insert_user(server.database_url, name) for name in ("cy", "dee")}
         game = started_game(client, tokens, invisible=True)  # (markers are for those)

@@ -137,3 +137,42 @@ def test_a_stream_resumed_after_a_restart_of_its_process_loses_nothing(
         assert events.next("game")["data"]["revision"] == match.game["revision"]
         live = _step(client, match)
         assert events.next("action", timeout=3)["data"]["notation"] == live
+
+
+def test_a_logout_through_one_process_ends_the_streams_held_by_the_other(
+    server: RunningServer, client: httpx.Client, second: Second
+) -> None:
+    tokens = {name: insert_user(server.database_url, name) for name in ("gus", "hal")}
+    match = start(client, tokens)
+    with EventReader(f"{second.api}/users/me/events", tokens["gus"]) as mine, EventReader(
+        f"{second.api}/games/{match.id}/events", tokens["gus"]
+    ) as watching:
+        mine.next("games")
+        watching.next("game")
+        logout = client.delete("/sessions/current", headers=auth(tokens["gus"]))  # the first
+        assert logout.status_code == 204, logout.text
+        ended_at = time.monotonic()
+        dm = client.post(
+            f"/games/{match.id}/messages", json={"text": "after the end", "to": "gus"},
+            headers=auth(tokens["hal"]),
+        )
+        assert dm.status_code == 201, dm.text
+        for reader in (mine, watching):
+            assert reader.ended.wait(1.5), "the other process's stream goes on"
+        assert time.monotonic() - ended_at < 1.5
+        for reader in (mine, watching):
+            assert not any("after the end" in line for line in reader.lines)
+
+
+def test_a_demotion_through_one_process_reaches_the_streams_of_the_other(
+    server: RunningServer, client: httpx.Client, second: Second
+) -> None:
+    boss = insert_user(server.database_url, "boss2", is_admin=True)
+    demoted = insert_user(server.database_url, "demoted2", is_admin=True)
+    tokens = {name: insert_user(server.database_url, name) for name in ("ivy", "jon")}
+    match = start(client, tokens, private=True)
+    with EventReader(f"{second.api}/games/{match.id}/events", demoted) as secret:
+        secret.next("game")
+        answer = client.post("/admin/users/demoted2/demote", headers=auth(boss))
+        assert answer.status_code == 200, answer.text
+        assert secret.ended.wait(1.5), "the private game's stream goes on"
