@@ -66,7 +66,7 @@ def test_the_login_form_gives_back_the_typed_username_and_next_address_as_text(
     )
     assert answer.status_code == 401, answer.text[:300]
     assert "<script>window" not in answer.text and '"><b>' not in answer.text
-    assert 'value="&#34;&gt;&lt;script&gt;window.pwned = 1&lt;/script&gt;&amp;amp;"' in answer.text
+    assert "&gt;&lt;script&gt;window.pwned = 1&lt;/script&gt;&amp;amp;" in answer.text
 
     page = browser.new_page()
     page.goto(f"{server.base_url}/login?next=/tv%3Fx%3D%22%3E%3Cb%3E")
