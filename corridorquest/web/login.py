@@ -3,6 +3,9 @@ that counts for GET requests only; `/logout` ends the session."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from sanic import Request
 from sanic.response import HTTPResponse, html, redirect
 from sanic_ext import openapi
@@ -34,7 +37,7 @@ async def login_page(request: Request) -> HTTPResponse:
 
 @openapi.exclude()
 async def login(request: Request) -> HTTPResponse:
-    form = request.form or {}
+    form: Mapping[str, Any] = request.form or {}  # RequestParameters: .get gives the first
     next_path = safe_next(form.get("next"))
     username = str(form.get("username") or "")
     try:
