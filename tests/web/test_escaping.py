@@ -1,7 +1,8 @@
 """What players type comes out on the pages as text, never as markup: a public message
 with `<script>`, `&` and quotes on the game's page, the login form's username and its
 `next` address. Checked in the HTML answered and in a real browser (chromium): the text
-shown is the text typed, and no script of it runs."""
+shown is the text typed, and no script of it runs. (Usernames take letters, digits, _ and
+- only, and a cancelled game's reason is the server's own text: nothing there to escape.)"""
 
 from __future__ import annotations
 
