@@ -1,78 +1,27 @@
-"""`Authorization: Bearer <token>` -> the current user (401 otherwise).
-
-The web pages log in with a cookie (`SESSION_COOKIE`, the same session token) instead of
-the header; it counts for GET requests only, so a page of another site cannot make a
-logged-in browser change anything. `watcher` is who watches a public game: the
-logged-in caller, or anybody (`ANONYMOUS`) when WEB_WATCH_WITHOUT_LOGIN allows it.
-"""
+"""`Authorization: Bearer <token>` -> the current user (401 otherwise), the pages' session
+cookie, the watcher: the api's handlers take them from corridorquest/callers.py, which the
+web pages share (so that web imports nothing of api)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from sanic import Request
-
-from corridorquest.services.auth import CurrentUser, authenticate
-from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import Unauthenticated
-
-SESSION_COOKIE = "cq_session"
-# Somebody not logged in: no player of any game, reads what any non-player reads of a
-# public game (a private game is 404 to it, as to every non-player).
-ANONYMOUS = CurrentUser(
-    id=0, username="", email="", is_admin=False, session_id=0, session_expires_at=datetime.max
+from corridorquest.callers import (
+    ANONYMOUS,
+    SESSION_COOKIE,
+    bearer_token,
+    cookie_secure,
+    optional_user,
+    require_user,
+    services,
+    watcher,
 )
 
-
-def services(request: Request) -> ServiceContext:
-    ctx: ServiceContext = request.app.ctx.services
-    return ctx
-
-
-def cookie_secure(request: Request) -> bool:
-    """Whether the session cookie is sent with `Secure` (browsers then send it back over
-    HTTPS only): always under REQUIRE_HTTPS (every request served arrived over HTTPS,
-    directly or through a proxy, counted in PROXIES_COUNT or not), else when this request
-    came over HTTPS as Sanic sees it."""
-    return bool(services(request).settings.require_https) or request.scheme == "https"
-
-
-def bearer_token(request: Request) -> str:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer":
-        if not header and request.method in ("GET", "HEAD"):
-            return str(request.cookies.get(SESSION_COOKIE, "") or "")
-        return ""
-    return token.strip()
-
-
-async def require_user(request: Request) -> CurrentUser:
-    """The logged-in caller; raises Unauthenticated (401) without a valid session."""
-    user: CurrentUser | None = vars(request.ctx).get("user")  # getattr would raise inside
-    if user is None:
-        user = await authenticate(services(request), bearer_token(request))
-        request.ctx.user = user
-    return user
-
-
-async def watcher(request: Request) -> CurrentUser:
-    """Who watches: the logged-in caller; without a login, ANONYMOUS when the server lets
-    anybody watch its public games (WEB_WATCH_WITHOUT_LOGIN), else 401. A page's cookie
-    whose session ended counts as no login (the header's token does not)."""
-    anybody = services(request).settings.web_watch_without_login
-    if request.headers.get("authorization") or not anybody:
-        return await require_user(request)
-    if request.cookies.get(SESSION_COOKIE):
-        try:
-            return await require_user(request)
-        except Unauthenticated:
-            return ANONYMOUS
-    return ANONYMOUS
-
-
-async def optional_user(request: Request) -> CurrentUser | None:
-    """The caller when a token is sent (a bad token is still a 401), else None."""
-    if not request.headers.get("authorization"):
-        return None
-    return await require_user(request)
+__all__ = [
+    "ANONYMOUS",
+    "SESSION_COOKIE",
+    "bearer_token",
+    "cookie_secure",
+    "optional_user",
+    "require_user",
+    "services",
+    "watcher",
+]

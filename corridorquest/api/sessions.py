@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
-
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, empty, json
@@ -11,6 +9,7 @@ from sanic.response import HTTPResponse, empty, json
 from corridorquest.api.auth import bearer_token, require_user, services
 from corridorquest.api.docs import documented
 from corridorquest.api.validation import parse_body
+from corridorquest.callers import client_address
 from corridorquest.services import sessions, verification
 from corridorquest.services.users import iso
 
@@ -45,19 +44,6 @@ class VerifyIn(BaseModel):
 class VerifiedOut(BaseModel):
     purpose: str = Field(description="signup, password or email")
     username: str
-
-
-def client_address(request: Request) -> str:
-    """The caller's address (from the proxy headers Sanic is configured to trust); the
-    peer's own address when the trusted header holds something that is not an IP address
-    (a proxy that is not there, or one that passes garbage on)."""
-    forwarded = request.remote_addr
-    if forwarded:
-        try:
-            return str(ipaddress.ip_address(forwarded))
-        except ValueError:
-            pass
-    return str(request.ip or "unknown")
 
 
 @bp.post("")

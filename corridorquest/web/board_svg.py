@@ -25,6 +25,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from corridorquest.web.board_words import SEAT_ORDER, describe, details, last_action
+
 CELL = 40  # a square's side
 GROOVE = 12  # the gap between two squares, where walls and markers lie
 STEP = CELL + GROOVE
@@ -45,7 +47,6 @@ OUTLINE = "#000000"  # the highlight of the last action
 TEXT = "#1c1c1c"
 
 SEAT_LETTERS = {"north": "N", "east": "E", "south": "S", "west": "W"}
-SEAT_ORDER = ("north", "east", "south", "west")
 
 _NOTATION = re.compile(r"([a-z])(\d{1,2})([hv]?)")
 # What XML 1.0 does not allow in a document, even escaped.
@@ -106,78 +107,6 @@ class _Layout:
     def y(self, row: int) -> int:
         """The north side of the squares of row `row` (row 0, rank 1, is at the bottom)."""
         return MARGIN + FRAME + (self.size - 1 - row) * STEP
-
-
-def _seat_name(seat: str, usernames: dict[str, str]) -> str:
-    name = usernames.get(seat)
-    return f"{seat.capitalize()} ({name})" if name else seat.capitalize()
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def describe(view: dict[str, Any]) -> str:
-    """One line: "Game 4 (9x9), after 12 actions: South (bob) to move"."""
-    usernames = _usernames(view)
-    last = _last_action(view)
-    at = view.get("at")
-    actions = at if isinstance(at, int) else (last.get("n") if last else 0)
-    size = view.get("size")
-    head = f"Game {view.get('id')} ({size}x{size})"
-    status = view.get("status")
-    turn = view.get("turn")
-    if status == "waiting":
-        return f"{head}, waiting for players"
-    done = f"{head}, after {_plural(int(actions or 0), 'action')}"
-    if turn in SEAT_COLOURS:
-        return f"{done}: {_seat_name(turn, usernames)} to move"
-    if view.get("winner"):
-        return f"{done}: {view['winner']} won"
-    if status == "cancelled":
-        return f"{done}: cancelled"
-    return f"{done}: {status}"
-
-
-def _usernames(view: dict[str, Any]) -> dict[str, str]:
-    found = {}
-    for seat in view.get("seats") or []:
-        if isinstance(seat, dict) and seat.get("seat") in SEAT_COLOURS and seat.get("username"):
-            found[seat["seat"]] = str(seat["username"])
-    return found
-
-
-def _last_action(view: dict[str, Any]) -> dict[str, Any] | None:
-    actions = view.get("last_actions") or []
-    last = actions[-1] if actions else None
-    return last if isinstance(last, dict) else None
-
-
-def _details(view: dict[str, Any], walls: int) -> str:
-    """The longer description: where the pawns are, the walls shown, the last action."""
-    usernames = _usernames(view)
-    pawns = view.get("pawns") or {}
-    parts = [
-        f"{_seat_name(seat, usernames)} on {pawns[seat]}"
-        for seat in SEAT_ORDER
-        if isinstance(pawns.get(seat), str)
-    ]
-    text = "; ".join(parts) + "." if parts else "No pawns on the board."
-    text += f" {_plural(walls, 'wall')} shown."
-    last = _last_action(view)
-    if last is not None:
-        seat = last.get("seat")
-        who = _seat_name(seat, usernames) if seat in SEAT_COLOURS else "A player"
-        notation = last.get("notation")
-        kind = last.get("type")
-        if kind == "wall":
-            what = f"placed a wall at {notation}" if notation else "placed a wall"
-        elif kind == "jump":
-            what = f"jumped to {notation}"
-        else:
-            what = f"moved to {notation}"
-        text += f" Last action: {who} {what}."
-    return text
 
 
 def _triangle(seat: str, x: int, y: int) -> tuple[str, float, float]:
@@ -347,7 +276,7 @@ def _pawn(layout: _Layout, seat: str, square: str, last: bool) -> str | None:
 
 def _last_highlight(view: dict[str, Any], size: int) -> tuple[tuple[int, int, str] | None, str]:
     """(the square of the last move or jump, or None; the notation of the last wall or "")."""
-    last = _last_action(view)
+    last = last_action(view)
     if last is None:
         return None, ""
     notation = last.get("notation")
@@ -448,7 +377,7 @@ def board_svg(view: dict[str, Any], *, caption: bool = True, standalone: bool = 
     body = [
         opening,
         _element("title", {}, title),
-        _element("desc", {}, _details(view, len(drawn_walls))),
+        _element("desc", {}, details(view, len(drawn_walls))),
         _element(
             "rect",
             {

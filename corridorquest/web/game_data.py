@@ -1,0 +1,64 @@
+"""What a game's page shows, assembled from the services: the game as the watcher sees
+it, a finished game's replay at a step, and the board's and panel's template values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup
+from sanic import Request
+
+from corridorquest.callers import services
+from corridorquest.services import games, messages, positions
+from corridorquest.services.auth import CurrentUser
+from corridorquest.services.errors import NotFound, Unprocessable
+from corridorquest.web.board_svg import board_svg
+
+MAX_GAME_ID = 2**62
+
+
+async def public_game(request: Request, user: CurrentUser, game_id: int) -> dict[str, Any]:
+    """The game as the watcher sees it; 404 for a private game (to everybody, here)."""
+    if not 1 <= game_id <= MAX_GAME_ID:
+        raise NotFound("game_not_found", f"no game {game_id}")
+    view = await games.show_game(services(request), user, game_id)
+    if view["private"]:
+        raise NotFound("game_not_found", f"no game {game_id}")
+    return view
+
+
+def requested_step(request: Request, actions: int) -> int | None:
+    """`?at=N` of a finished game's replay (None: the end); 0 <= N <= actions."""
+    text = request.args.get("at")
+    if text is None:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 6) or int(text) > actions:
+        raise Unprocessable(
+            "invalid_action_number", f"this game has {actions} actions: 'at' takes 0 to {actions}"
+        )
+    return int(text)
+
+
+async def step_view(
+    request: Request, user: CurrentUser, now: dict[str, Any], at: int, actions: int
+) -> dict[str, Any]:
+    """A finished game as it was after its first `at` actions: board and panel (walls
+    left, turn, last actions) of that moment, the markers of the end (as board.svg)."""
+    if at >= actions:
+        return now
+    view = await positions.show_position(services(request), user, now["id"], at)
+    view["markers"] = now["markers"]
+    view["replay_step"] = True  # a "to move" line instead of the end's result
+    return view
+
+
+async def live_values(request: Request, user: CurrentUser, view: dict[str, Any]) -> dict[str, Any]:
+    """The values of game_live.html: the board and the panel of `view`."""
+    listed = (await messages.list_messages(services(request), user, view["id"]))["messages"]
+    return {
+        "view": view,
+        "board": Markup(board_svg(view, standalone=False)),  # our own SVG, escaped inside
+        "online": set(view.get("online") or ()),
+        "messages": listed,
+        "replay_step": bool(view.get("replay_step")),
+    }

@@ -1,0 +1,72 @@
+"""A game: its page `/games/{id}` and the board and panel `/web/games/{id}/live` that
+the page fetches after each event of the game's stream; a finished game's replay at
+`?at=N` (each step its own address)."""
+
+from __future__ import annotations
+
+from sanic import Request
+from sanic.response import HTTPResponse, html
+from sanic_ext import openapi
+
+from corridorquest.callers import services
+from corridorquest.services.errors import NotFound, Unprocessable
+from corridorquest.services.play import history
+from corridorquest.web.game_data import live_values, public_game, requested_step, step_view
+from corridorquest.web.templating import render
+from corridorquest.web.viewer import login_redirect, viewer
+
+
+@openapi.exclude()
+async def game_page(request: Request, game_id: int) -> HTTPResponse:
+    user = await viewer(request)
+    if user is None:
+        return login_redirect(request)
+    try:
+        view = await public_game(request, user, game_id)
+    except NotFound:
+        return html(render("not_found.html", user=user), status=404)
+    live = view["status"] in ("waiting", "started")
+    replay = view["status"] == "finished"
+    actions = len(await history(services(request), user, game_id)) if replay else 0
+    at = actions
+    if replay:  # ?at=N: the replay at that step (ignored while the game is live)
+        try:
+            step = requested_step(request, actions)
+        except Unprocessable as error:
+            page = render("problem.html", user=user, title=f"Game {game_id}", message=error.message)
+            return html(page, status=error.status)
+        at = actions if step is None else step
+        view = await step_view(request, user, view, at, actions)
+    page = render(
+        "game.html",
+        user=user,
+        game_id=game_id,
+        live=live,
+        replay=replay,
+        at=at,
+        actions=actions,
+        **await live_values(request, user, view),
+    )
+    return html(page)
+
+
+@openapi.exclude()
+async def game_fragment(request: Request, game_id: int) -> HTTPResponse:
+    """The board and the panel (`?at=N`: of a finished game's replay at that step)."""
+    user = await viewer(request)
+    if user is None:
+        return html("", status=401)
+    try:
+        view = await public_game(request, user, game_id)
+    except NotFound:
+        return html("", status=404)
+    if view["status"] == "finished" and "at" in request.args:
+        actions = len(await history(services(request), user, game_id))
+        try:
+            at = requested_step(request, actions)
+        except Unprocessable as error:
+            return html(render("problem_text.html", message=error.message), status=error.status)
+        view = await step_view(request, user, view, actions if at is None else at, actions)
+    response = html(render("game_live.html", **await live_values(request, user, view)))
+    response.headers["X-Game-Status"] = view["status"]
+    return response

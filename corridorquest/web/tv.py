@@ -1,0 +1,118 @@
+"""The projector: `/tv`, every started public game on one screen, each board and caption
+live (one event stream for the screen; `/web/tv/games/{id}` after each event), games
+that start or end within TV_POLL seconds (`/web/tv/list`, then `/web/tv/boards`), pages
+cycling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup
+from sanic import Request
+from sanic.response import HTTPResponse, html, json
+from sanic_ext import openapi
+
+from corridorquest.callers import services
+from corridorquest.services import game_list, games
+from corridorquest.services.auth import CurrentUser
+from corridorquest.services.errors import NotFound
+from corridorquest.web.board_svg import board_svg
+from corridorquest.web.game_data import public_game
+from corridorquest.web.templating import render
+from corridorquest.web.viewer import login_redirect, viewer
+
+TV_PAGE = 6  # boards on one screen of /tv
+TV_CYCLE = 20  # seconds before /tv shows its next page
+TV_POLL = 1.0  # seconds between two looks of /tv for games that started or ended
+TV_GAMES = 500  # started games /tv looks at
+
+
+def figure(view: dict[str, Any]) -> dict[str, Any]:
+    """The values of one figure (tv_figure.html): the game's view and its board."""
+    return {"view": view, "board": Markup(board_svg(view, caption=False, standalone=False))}
+
+
+async def page_games(request: Request, user: CurrentUser) -> tuple[int, int, list[int]]:
+    """(page, pages, the ids of the games on that page) for `?page=N`."""
+    listed = await game_list.list_games(
+        services(request), user, game_list.GameFilter(status="started", limit=TV_GAMES)
+    )
+    public = [g["id"] for g in listed if not g["private"]]
+    pages = max(1, -(-len(public) // TV_PAGE))
+    try:
+        page = min(max(int(request.args.get("page", "1")), 1), pages)
+    except ValueError:
+        page = 1
+    return page, pages, public[(page - 1) * TV_PAGE : page * TV_PAGE]
+
+
+async def figures(request: Request, user: CurrentUser, ids: list[int]) -> list[dict[str, Any]]:
+    found = []
+    for game_id in ids:
+        try:
+            view = await games.show_game(services(request), user, game_id)
+        except NotFound:
+            continue  # deleted since it was listed
+        found.append(figure(view))
+    return found
+
+
+@openapi.exclude()
+async def tv(request: Request) -> HTTPResponse:
+    user = await viewer(request)
+    if user is None:
+        return login_redirect(request)
+    page, pages, ids = await page_games(request, user)
+    try:  # ?cycle=SECONDS: how long a page stays (a projector may want it faster)
+        cycle = min(max(int(request.args.get("cycle", TV_CYCLE)), 3), 600)
+    except ValueError:
+        cycle = TV_CYCLE
+    answer = render(
+        "tv.html",
+        user=user,
+        page=page,
+        pages=pages,
+        cycle=cycle,
+        poll=int(TV_POLL * 1000),
+        figures=await figures(request, user, ids),
+    )
+    return html(answer)
+
+
+@openapi.exclude()
+async def tv_list(request: Request) -> HTTPResponse:
+    """What /tv?page=N would show now: `{"page", "pages", "games": [ids]}` (the page
+    asks every TV_POLL seconds, to show games that started and drop those that ended)."""
+    user = await viewer(request)
+    if user is None:
+        return json({"reason": "unauthenticated", "message": "log in first"}, status=401)
+    page, pages, ids = await page_games(request, user)
+    return json({"page": page, "pages": pages, "games": ids}, headers={"Cache-Control": "no-store"})
+
+
+@openapi.exclude()
+async def tv_boards(request: Request) -> HTTPResponse:
+    """The figures of /tv?page=N (what the page shows when its games changed)."""
+    user = await viewer(request)
+    if user is None:
+        return html("", status=401)
+    page, pages, ids = await page_games(request, user)
+    response = html(render("tv_boards.html", figures=await figures(request, user, ids)))
+    response.headers["X-TV-Page"] = str(page)
+    response.headers["X-TV-Pages"] = str(pages)
+    return response
+
+
+@openapi.exclude()
+async def tv_game(request: Request, game_id: int) -> HTTPResponse:
+    """One figure's board and caption (after an event of its game)."""
+    user = await viewer(request)
+    if user is None:
+        return html("", status=401)
+    try:
+        view = await public_game(request, user, game_id)
+    except NotFound:
+        return html("", status=404)
+    response = html(render("tv_figure.html", figure=figure(view)))
+    response.headers["X-Game-Revision"] = str(view.get("revision"))
+    return response
