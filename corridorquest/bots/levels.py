@@ -1,0 +1,44 @@
+"""The six levels: each one a fixed search budget (nodes), never a time budget (SPEC §13).
+
+A node is one position the search plays an action into (a copy of the position and the
+engine's ``play``). The same level, position and seed give the same action on any machine.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Level(NamedTuple):
+    """How one level searches.
+
+    nodes: positions the search may visit for one action (iterative deepening stops there).
+    walls: wall candidates kept per position (the best by path-length gain), 0 = none.
+    wide: also consider walls next to the opponents' pawns and shortest paths (not only on them).
+    noise: standard deviation (in steps) of a random term added to each root action's value.
+    wall_chance: level 1 only: the chance it places a wall instead of walking.
+    """
+
+    nodes: int
+    walls: int
+    wide: bool
+    noise: float
+    wall_chance: float = 0.0
+
+
+LEVELS: dict[int, Level] = {
+    # walks (mostly along a shortest path) and sometimes drops a random wall near the opponent
+    1: Level(nodes=0, walls=0, wide=False, noise=0.0, wall_chance=0.25),
+    # one ply: the best-looking action of a few, with a lot of noise
+    2: Level(nodes=24, walls=4, wide=False, noise=1.2),
+    3: Level(nodes=150, walls=6, wide=False, noise=0.5),
+    4: Level(nodes=600, walls=8, wide=False, noise=0.15),
+    5: Level(nodes=2000, walls=12, wide=True, noise=0.0),
+    6: Level(nodes=6000, walls=16, wide=True, noise=0.0),
+}
+
+
+def level_for(level: int) -> Level:
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise ValueError(f"{level!r}: a bot level is a whole number from 1 to 6")
+    return LEVELS[level]

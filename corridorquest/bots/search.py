@@ -1,0 +1,214 @@
+"""The search: candidate actions, and Best-Reply Search with alpha-beta on a node budget.
+
+With two players Best-Reply Search is plain alpha-beta (minimax). With four, the opponents'
+layer is merged (Schadd & Winands): after the bot's action, the single best reply of any
+opponent follows, then the bot again; this sees the opponents' threats without the
+exponential cost of searching every seat's turn.
+
+Candidates: every pawn step (the shortest-path step first), and the walls that cut an
+opponent's current shortest path (wide levels: also the slots next to them and next to the
+opponents' pawns), kept only when they lengthen the opponents' paths more than one's own,
+best first, at most ``Level.walls``. Legality comes from the engine (its legal wall slots
+and ``play``), never from here.
+"""
+
+from __future__ import annotations
+
+import random
+
+from corridorquest.bots.evaluation import WIN, value
+from corridorquest.bots.levels import Level
+from corridorquest.engine import GameState, PlaceWall, Seat, Step
+from corridorquest.engine.board import path_cuts, path_length, shortest_layers
+from corridorquest.engine.walls import legal_wall_slots, with_h, with_v
+
+Action = Step | PlaceWall
+MAX_DEPTH = 24
+
+
+class OutOfBudget(Exception):
+    """The node budget is spent."""
+
+
+def _bits(mask: int) -> list[int]:
+    found = []
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        found.append(bit)
+    return found
+
+
+def ordered_steps(state: GameState, seat: Seat) -> list[Step]:
+    """The seat's legal steps, those that shorten its path most first."""
+    board = state.board
+    masks, stride, goal = state._masks, board.stride, board.goal[seat]
+    steps = state.legal_steps(seat)
+    keyed = [
+        (path_length(1 << board.index(step.to), goal, masks, stride) or 0, index, step)
+        for index, step in enumerate(steps)
+    ]
+    keyed.sort()
+    return [step for _, _, step in keyed]
+
+
+def wall_candidates(state: GameState, seat: Seat, keep: int, wide: bool) -> list[PlaceWall]:
+    """At most ``keep`` legal walls for ``seat``, those that gain most first (gain > 0)."""
+    if keep <= 0 or state.walls_left[seat] <= 0:
+        return []
+    board = state.board
+    stride, goals, masks = board.stride, board.goal, state._masks
+    positions = state._pos
+    others = [other for other in state.seats if other is not seat]
+    before = {s: state.distance(s) for s in state.seats}
+    # the opponent closest to winning counts fully, the others half
+    danger = min(others, key=lambda other: before[other])
+    weight = {other: (1.0 if other is danger else 0.5) for other in others}
+    target_h = target_v = 0
+    for other in others:
+        start = 1 << positions[other]
+        layers = shortest_layers(start, goals[other], masks, stride)
+        if layers is None:
+            continue
+        cut_h, cut_v = path_cuts(layers, goals[other], masks, stride)
+        target_h |= cut_h
+        target_v |= cut_v
+        if wide:
+            near = start | (start >> 1) | (start >> stride) | (start >> (stride + 1))
+            target_h |= near | (cut_h << 1) | (cut_h >> 1)
+            target_v |= near | (cut_v << stride) | (cut_v >> stride)
+    if not (target_h | target_v):
+        return []
+    pawns = [(1 << positions[s], goals[s]) for s in state.seats]
+    legal_h, legal_v = legal_wall_slots(board, state._h, state._v, pawns)
+    scored: list[tuple[float, int, PlaceWall]] = []
+    for is_h, slots in ((True, legal_h & target_h), (False, legal_v & target_v)):
+        actions = board.h_actions if is_h else board.v_actions
+        for bit in _bits(slots):
+            trial = with_h(masks, bit, stride) if is_h else with_v(masks, bit, stride)
+            gain = 0.0
+            for s in state.seats:
+                after = path_length(1 << positions[s], goals[s], trial, stride)
+                if after is None:  # cannot happen: the engine listed the wall as legal
+                    gain = -1.0
+                    break
+                if s is seat:
+                    gain -= after - before[s]
+                else:
+                    gain += weight[s] * (after - before[s])
+            if gain > 0:
+                index = bit.bit_length() - 1
+                scored.append((-gain, index * 2 + is_h, actions[index]))  # type: ignore[arg-type]
+    scored.sort(key=lambda item: (item[0], item[1]))
+    return [action for _, _, action in scored[:keep]]
+
+
+def candidates(state: GameState, seat: Seat, level: Level, keep: int) -> list[Action]:
+    """The actions searched for ``seat``: best step, good walls, then the other steps."""
+    steps = ordered_steps(state, seat)
+    walls = wall_candidates(state, seat, keep, level.wide)
+    return [*steps[:1], *walls, *steps[1:]]
+
+
+def play(state: GameState, seat: Seat, action: Action) -> GameState:
+    """A copy of ``state`` with ``seat`` (made the player to move) playing ``action``."""
+    child = state.copy()
+    if child.turn is not seat:
+        child.turn = seat
+    child.play(action)
+    return child
+
+
+class Search:
+    """One bot decision: iterative deepening of Best-Reply alpha-beta within a node budget."""
+
+    def __init__(self, me: Seat, level: Level, rng: random.Random) -> None:
+        self.me = me
+        self.level = level
+        self.rng = rng
+        self.nodes = 0
+        self.limited = False  # raise OutOfBudget once the budget is spent
+
+    def _visit(self) -> None:
+        self.nodes += 1
+        if self.limited and self.nodes > self.level.nodes:
+            raise OutOfBudget
+
+    def alphabeta(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
+        """The value for ``me`` of ``state``, whose next mover is me when ``state.turn`` is me,
+        else the best replying opponent."""
+        me = self.me
+        if state.winner is not None:
+            return (WIN + depth) if state.winner is me else (-WIN - depth)
+        if depth == 0:
+            return value(state, me)
+        level = self.level
+        if state.turn is me:
+            moves = candidates(state, me, level, level.walls)
+            if not moves:
+                return value(state, me)
+            best = -float("inf")
+            for action in moves:
+                self._visit()
+                child = play(state, me, action)
+                score = self.alphabeta(child, depth - 1, alpha, beta)
+                if score > best:
+                    best = score
+                if best > alpha:
+                    alpha = best
+                if alpha >= beta:
+                    break
+            return best
+        replies: list[tuple[Seat, Action]] = []
+        keep = level.walls if len(state.seats) == 2 else max(2, level.walls // 2)
+        for seat in state.seats:
+            if seat is not me:
+                replies += [(seat, action) for action in candidates(state, seat, level, keep)]
+        if not replies:
+            return value(state, me)
+        best = float("inf")
+        for seat, action in replies:
+            self._visit()
+            child = play(state, seat, action)
+            if child.winner is None:
+                child.turn = me
+            score = self.alphabeta(child, depth - 1, alpha, beta)
+            if score < best:
+                best = score
+            if best < beta:
+                beta = best
+            if alpha >= beta:
+                break
+        return best
+
+    def root(self, state: GameState, moves: list[Action]) -> Action:
+        """The best of ``moves`` (legal actions of ``me`` to move in ``state``)."""
+        level = self.level
+        noise = [self.rng.gauss(0.0, level.noise) if level.noise else 0.0 for _ in moves]
+        order = list(range(len(moves)))
+        best_index = order[0]
+        for depth in range(1, MAX_DEPTH + 1):
+            self.limited = depth > 1
+            scores: dict[int, float] = {}
+            alpha = -float("inf")
+            try:
+                for index in order:
+                    self._visit()
+                    child = play(state, self.me, moves[index])
+                    if level.noise:  # every root action gets its own exact value
+                        score = self.alphabeta(child, depth - 1, -float("inf"), float("inf"))
+                    else:
+                        score = self.alphabeta(child, depth - 1, alpha, float("inf"))
+                    scores[index] = score + noise[index]
+                    alpha = max(alpha, score)
+            except OutOfBudget:
+                if scores:
+                    best_index = max(scores, key=lambda i: (scores[i], -order.index(i)))
+                break
+            best_index = max(scores, key=lambda i: (scores[i], -order.index(i)))
+            if abs(scores[best_index]) >= WIN:  # a forced result: deeper changes nothing
+                break
+            order.sort(key=lambda i: -scores[i])
+            if self.nodes > level.nodes:
+                break
+        return moves[best_index]

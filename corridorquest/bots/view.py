@@ -1,0 +1,197 @@
+"""What a bot may know: a seat's view of a game (SPEC §4 and §13), and the position it plays on.
+
+A bot is given either the whole game (an open game, or the analysis of a finished one: an
+``engine.GameRecord``, the actions with size/players, or a ``GameState``) or a ``SeatView``:
+exactly what its seat sees in the API.
+
+- Masked walls: every wall is on the board, but not who placed it nor how many walls each
+  seat has left; the view has ``walls_left = None`` and only ``own_walls_left``.
+- Invisible walls: the view holds only the seat's own walls, plus the edges it has bumped
+  into (``blocked``, marker notation: ``e4v`` = the edge east of e4), as a player would note
+  them, and the actions refused this turn (``refused``), which it does not try again.
+
+``seat_view`` builds the view of one seat from a whole record; the bot never reads more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from corridorquest.engine import (
+    GameRecord,
+    GameState,
+    Seat,
+    Wall,
+    format_square,
+    initial_walls,
+    is_under,
+    parse_marker,
+    parse_wall,
+)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat's view of a game in play (what the API shows that seat)."""
+
+    size: int
+    players: int
+    seat: Seat
+    first: Seat
+    turn: Seat | None
+    ply: int
+    pawns: Mapping[Seat, str]
+    walls: tuple[str, ...]
+    own_walls_left: int
+    walls_left: Mapping[Seat, int] | None = None  # None: counts are masked
+    blocked: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()
+    own_walls: tuple[str, ...] = field(default=())  # the seat's own walls (also in walls)
+    invisible: bool = False  # walls holds only the seat's own walls
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "size": self.size,
+            "players": self.players,
+            "seat": self.seat.value,
+            "first": self.first.value,
+            "turn": self.turn.value if self.turn else None,
+            "ply": self.ply,
+            "pawns": {seat.value: square for seat, square in self.pawns.items()},
+            "walls": list(self.walls),
+            "own_walls_left": self.own_walls_left,
+            "walls_left": (
+                None
+                if self.walls_left is None
+                else {seat.value: n for seat, n in self.walls_left.items()}
+            ),
+            "blocked": list(self.blocked),
+            "refused": list(self.refused),
+            "own_walls": list(self.own_walls),
+            "invisible": self.invisible,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeatView:
+        counts = data.get("walls_left")
+        return cls(
+            size=int(data["size"]),
+            players=int(data["players"]),
+            seat=Seat(data["seat"]),
+            first=Seat(data["first"]),
+            turn=Seat(data["turn"]) if data.get("turn") else None,
+            ply=int(data.get("ply", 0)),
+            pawns={Seat(name): str(square) for name, square in data["pawns"].items()},
+            walls=tuple(data.get("walls", ())),
+            own_walls_left=int(data["own_walls_left"]),
+            walls_left=None if counts is None else {Seat(k): int(n) for k, n in counts.items()},
+            blocked=tuple(data.get("blocked", ())),
+            refused=tuple(data.get("refused", ())),
+            own_walls=tuple(data.get("own_walls", ())),
+            invisible=bool(data.get("invisible", False)),
+        )
+
+
+def seat_view(
+    game: GameRecord | GameState,
+    seat: Seat,
+    *,
+    masked: bool = False,
+    invisible: bool = False,
+    blocked: tuple[str, ...] | list[str] = (),
+    refused: tuple[str, ...] | list[str] = (),
+) -> SeatView:
+    """What ``seat`` sees of ``game`` during play (SPEC §4), as a bot's input."""
+    state = game.replay() if isinstance(game, GameRecord) else game
+    own = tuple(str(wall) for wall, owner in state.walls if owner is seat)
+    walls = own if invisible else tuple(str(wall) for wall, _ in state.walls)
+    return SeatView(
+        size=state.size,
+        players=state.players,
+        seat=seat,
+        first=state.first,
+        turn=state.turn,
+        ply=state.ply,
+        pawns={s: format_square(square) for s, square in state.pawns.items()},
+        walls=walls,
+        own_walls_left=state.walls_left[seat],
+        walls_left=None if masked else dict(state.walls_left),
+        blocked=tuple(blocked),
+        refused=tuple(refused),
+        own_walls=own,
+        invisible=invisible,
+    )
+
+
+def _estimated_counts(view: SeatView) -> dict[Seat, int]:
+    """Walls left per seat as the viewer can know or work them out."""
+    if view.walls_left is not None:
+        counts = dict(view.walls_left)
+        counts[view.seat] = view.own_walls_left
+        return counts
+    start = initial_walls(view.size, view.players)
+    others = [seat for seat in view.pawns if seat is not view.seat]
+    counts = {view.seat: view.own_walls_left}
+    if not view.invisible:
+        # masked: every wall is on the board; the others placed those that are not ours
+        own_placed = start - view.own_walls_left
+        others_left = max(0, start * len(others) - max(0, len(view.walls) - own_placed))
+    else:  # masked and invisible: nothing to count by; assume the opponents kept them all
+        others_left = start * len(others)
+    share, extra = divmod(others_left, len(others))
+    for index, seat in enumerate(others):
+        counts[seat] = min(start, share + (1 if index < extra else 0))
+    return counts
+
+
+def _assumed_walls(view: SeatView, known: list[Wall]) -> list[Wall]:
+    """A wall for each bumped edge no known wall covers (one of the two that could)."""
+    assumed: list[Wall] = []
+    for text in view.blocked:
+        marker = parse_marker(text, view.size)
+        if is_under(marker, known + assumed):
+            continue
+        if marker.orientation == "v":
+            options = [Wall(marker.col, marker.row, "v"), Wall(marker.col, marker.row - 1, "v")]
+        else:
+            options = [Wall(marker.col, marker.row, "h"), Wall(marker.col - 1, marker.row, "h")]
+        for wall in options:
+            if 0 <= wall.col < view.size - 1 and 0 <= wall.row < view.size - 1:
+                assumed.append(wall)
+                break
+    return assumed
+
+
+def knowledge(view: SeatView) -> GameState:
+    """The position as the viewer knows it: its known walls (and bumped edges), estimated counts.
+
+    A wall assumed for a bumped edge that does not fit with the known walls is left out.
+    """
+    counts = _estimated_counts(view)
+    owner = next((seat for seat in view.pawns if seat is not view.seat), view.seat)
+    own = set(view.own_walls)
+    known = [parse_wall(text, view.size) for text in view.walls]
+    data: dict[str, Any] = {
+        "size": view.size,
+        "players": view.players,
+        "first": view.first.value,
+        "turn": view.turn.value if view.turn else None,
+        "winner": None,
+        "ply": view.ply,
+        "pawns": {seat.value: square for seat, square in view.pawns.items()},
+        "walls": [[str(wall), (view.seat if str(wall) in own else owner).value] for wall in known],
+        "walls_left": {seat.value: n for seat, n in counts.items()},
+        "passes": [],
+    }
+    state = GameState.from_dict(data)
+    for wall in _assumed_walls(view, known):
+        trial = dict(data)
+        trial["walls"] = [*data["walls"], [str(wall), owner.value]]
+        try:
+            state = GameState.from_dict(trial)
+        except ValueError:
+            continue
+        data = trial
+    return state
