@@ -224,6 +224,10 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def ms(values: list[float], share: float) -> str:
+    return f"{percentile(values, share) * 1000:.0f} ms"
+
+
 # -- tables ------------------------------------------------------------------------------
 
 
@@ -373,7 +377,10 @@ def main() -> None:
                 f"{percentile(moves, 0.99) * 1000:.1f} ms | {len(moves)} |"
             )
         levels = [n for n in LEVEL_NAMES if n in names]
-        steps = [f"{a}->{b}: {ratings[b] - ratings[a]:+.0f}" for a, b in zip(levels, levels[1:], strict=False)]
+        steps = [
+            f"{a}->{b}: {ratings[b] - ratings[a]:+.0f}"
+            for a, b in zip(levels, levels[1:], strict=False)
+        ]
         if steps:
             print("\nadjacent levels (fitted Elo): " + ", ".join(steps))
 
@@ -390,7 +397,7 @@ def main() -> None:
             moves = [t for r in rows for t in r["times"].get("L6", [])]
             print(
                 f"| 3x {baseline} | {len(rows)} | {mean:.1%} | ±{half:.1%} | "
-                f"{percentile(moves, 0.5) * 1000:.0f} ms | {percentile(moves, 0.99) * 1000:.0f} ms |"
+                f"{ms(moves, 0.5)} | {ms(moves, 0.99)} |"
             )
 
     if "sizes" in tables:
@@ -406,8 +413,7 @@ def main() -> None:
             base = [t for r in rows for t in r["times"].get("ab2", [])]
             print(
                 f"| {size}x{size} | {len(flat)} | {mean:.1%} | ±{half:.1%} | "
-                f"{percentile(moves, 0.5) * 1000:.0f} ms | {percentile(moves, 0.99) * 1000:.0f} ms | "
-                f"{percentile(base, 0.5) * 1000:.0f} ms |"
+                f"{ms(moves, 0.5)} | {ms(moves, 0.99)} | {ms(base, 0.5)} |"
             )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from corridorquest.bots.evaluation import value
 from corridorquest.bots.levels import level_for
 from corridorquest.bots.search import Action, Search, candidates, ordered_steps
-from corridorquest.bots.view import SeatView, knowledge
+from corridorquest.bots.view import SeatView, edge_between, knowledge
 from corridorquest.engine import (
     GameRecord,
     GameState,
@@ -58,7 +58,7 @@ def _rng(seed: int, state: GameState) -> random.Random:
 
 def _level_one(state: GameState, me: Seat, moves: list[Action], rng: random.Random) -> Action:
     """Level 1: walks, mostly along a shortest path; now and then a random wall near the
-    opponent (badly placed as often as not)."""
+    opponent (badly placed as often as not). Without walls in hand it just walks its path."""
     steps = [action for action in moves if not hasattr(action, "wall")]
     walls = [action for action in moves if hasattr(action, "wall")]
     if walls and rng.random() < level_for(1).wall_chance:
@@ -72,7 +72,7 @@ def _level_one(state: GameState, me: Seat, moves: list[Action], rng: random.Rand
                 if abs(w.wall.col - square.col) <= 2 and abs(w.wall.row - square.row) <= 2
             ]
         return rng.choice(near or walls)
-    if steps and rng.random() < 0.85:
+    if steps and (state.walls_left[me] == 0 or rng.random() < 0.85):
         return steps[0]  # ordered: the shortest-path step first
     return rng.choice(steps or moves)
 
@@ -96,9 +96,17 @@ def choose(record: Record, level: int, seed: int) -> str:
         moves = [*ordered_steps(state, me), *state.legal_walls(me)]
     else:
         moves = candidates(state, me, budget, budget.walls)
-    moves = [action for action in moves if format_action(action) not in banned]
+    blocked = set(record.blocked) if isinstance(record, SeatView) else set()
+    pawn = state.pawns[me]
+
+    def allowed(action: Action) -> bool:
+        if format_action(action) in banned:
+            return False
+        return hasattr(action, "wall") or edge_between(pawn, action.to) not in blocked
+
+    moves = [action for action in moves if allowed(action)]
     if not moves:  # every candidate refused: any legal action not refused yet
-        moves = [a for a in state.legal_actions() if format_action(a) not in banned]
+        moves = [action for action in state.legal_actions() if allowed(action)]
     if not moves:
         raise IllegalActionError(f"{me.title} has no legal action left to try")
     for action in moves:  # a step onto the goal wins at once

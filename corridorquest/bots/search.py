@@ -184,7 +184,10 @@ class Search:
     def root(self, state: GameState, moves: list[Action]) -> Action:
         """The best of ``moves`` (legal actions of ``me`` to move in ``state``)."""
         level = self.level
-        noise = [self.rng.gauss(0.0, level.noise) if level.noise else 0.0 for _ in moves]
+        # the weaker levels err by noise, but only while they hold walls: without walls every
+        # level walks its race (it never paces back and forth)
+        noisy = bool(level.noise) and state.walls_left[self.me] > 0
+        noise = [self.rng.gauss(0.0, level.noise) if noisy else 0.0 for _ in moves]
         order = list(range(len(moves)))
         best_index = order[0]
         for depth in range(1, MAX_DEPTH + 1):
@@ -195,7 +198,7 @@ class Search:
                 for index in order:
                     self._visit()
                     child = play(state, self.me, moves[index])
-                    if level.noise:  # every root action gets its own exact value
+                    if noisy:  # every root action gets its own exact value
                         score = self.alphabeta(child, depth - 1, -float("inf"), float("inf"))
                     else:
                         score = self.alphabeta(child, depth - 1, alpha, float("inf"))

@@ -23,10 +23,12 @@ from corridorquest.engine import (
     GameRecord,
     GameState,
     Seat,
+    Square,
     Wall,
     format_square,
     initial_walls,
     is_under,
+    markers_under,
     parse_marker,
     parse_wall,
 )
@@ -146,28 +148,21 @@ def _estimated_counts(view: SeatView) -> dict[Seat, int]:
     return counts
 
 
-def _assumed_walls(view: SeatView, known: list[Wall]) -> list[Wall]:
-    """A wall for each bumped edge no known wall covers (one of the two that could)."""
-    assumed: list[Wall] = []
-    for text in view.blocked:
-        marker = parse_marker(text, view.size)
-        if is_under(marker, known + assumed):
-            continue
-        if marker.orientation == "v":
-            options = [Wall(marker.col, marker.row, "v"), Wall(marker.col, marker.row - 1, "v")]
-        else:
-            options = [Wall(marker.col, marker.row, "h"), Wall(marker.col - 1, marker.row, "h")]
-        for wall in options:
-            if 0 <= wall.col < view.size - 1 and 0 <= wall.row < view.size - 1:
-                assumed.append(wall)
-                break
-    return assumed
+def _wall_options(view: SeatView, text: str) -> list[Wall]:
+    """The walls (on the board) that would cover the bumped edge ``text``."""
+    marker = parse_marker(text, view.size)
+    if marker.orientation == "v":
+        options = [Wall(marker.col, marker.row, "v"), Wall(marker.col, marker.row - 1, "v")]
+    else:
+        options = [Wall(marker.col, marker.row, "h"), Wall(marker.col - 1, marker.row, "h")]
+    return [w for w in options if 0 <= w.col < view.size - 1 and 0 <= w.row < view.size - 1]
 
 
 def knowledge(view: SeatView) -> GameState:
     """The position as the viewer knows it: its known walls (and bumped edges), estimated counts.
 
-    A wall assumed for a bumped edge that does not fit with the known walls is left out.
+    A bumped edge that no known wall covers gets one of the two walls that could cover it
+    (the first that fits with what is known); if neither fits, the edge is left out.
     """
     counts = _estimated_counts(view)
     owner = next((seat for seat in view.pawns if seat is not view.seat), view.seat)
@@ -186,7 +181,22 @@ def knowledge(view: SeatView) -> GameState:
         "passes": [],
     }
     state = GameState.from_dict(data)
-    for wall in _assumed_walls(view, known):
+    placed = list(known)
+    open_edges = [
+        marker
+        for marker in dict.fromkeys(parse_marker(text, view.size) for text in view.blocked)
+        if not is_under(marker, placed)
+    ]
+    # a wall that covers two bumped edges first: it is the wall that stands there
+    options = [wall for marker in open_edges for wall in _wall_options(view, str(marker))]
+    options.sort(key=lambda wall: -sum(marker in markers_under(wall) for marker in open_edges))
+    for wall in dict.fromkeys(options):
+        if all(is_under(marker, placed) for marker in open_edges):
+            break
+        if not any(
+            marker in markers_under(wall) and not is_under(marker, placed) for marker in open_edges
+        ):
+            continue
         trial = dict(data)
         trial["walls"] = [*data["walls"], [str(wall), owner.value]]
         try:
@@ -194,4 +204,15 @@ def knowledge(view: SeatView) -> GameState:
         except ValueError:
             continue
         data = trial
+        placed.append(wall)
     return state
+
+
+def edge_between(a: Square, b: Square) -> str | None:
+    """The edge (marker notation) between the adjacent squares ``a`` and ``b``, else None."""
+    low, high = (a, b) if (a.row, a.col) < (b.row, b.col) else (b, a)
+    if low.row == high.row and high.col - low.col == 1:
+        return f"{chr(ord('a') + low.col)}{low.row + 1}v"
+    if low.col == high.col and high.row - low.row == 1:
+        return f"{chr(ord('a') + low.col)}{low.row + 1}h"
+    return None
