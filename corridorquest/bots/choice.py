@@ -95,7 +95,7 @@ def choose(record: Record, level: int, seed: int) -> str:
     if level == 1:
         moves = [*ordered_steps(state, me), *state.legal_walls(me)]
     else:
-        moves = candidates(state, me, budget, budget.walls)
+        moves = candidates(state, me, 10_000 if budget.wide else budget.walls)
     blocked = set(record.blocked) if isinstance(record, SeatView) else set()
     pawn = state.pawns[me]
 

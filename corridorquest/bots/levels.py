@@ -14,7 +14,7 @@ class Level(NamedTuple):
 
     nodes: positions the search may visit for one action (iterative deepening stops there).
     walls: wall candidates kept per position (the best by path-length gain), 0 = none.
-    wide: also consider walls next to the opponents' pawns and shortest paths (not only on them).
+    wide: at the root, every wall that gains is a candidate (not only the best ``walls``).
     noise: standard deviation (in steps) of a random term added to each root action's value.
     wall_chance: level 1 only: the chance it places a wall instead of walking.
     """

@@ -6,9 +6,9 @@ opponent follows, then the bot again; this sees the opponents' threats without t
 exponential cost of searching every seat's turn.
 
 Candidates: every pawn step (the shortest-path step first), and the walls that cut an
-opponent's current shortest path (wide levels: also the slots next to them and next to the
-opponents' pawns), kept only when they lengthen the opponents' paths more than one's own,
-best first, at most ``Level.walls``. Legality comes from the engine (its legal wall slots
+opponent's current shortest path, kept only when they lengthen the opponents' paths more
+than one's own, best first, at most ``Level.walls`` (wide levels: every such wall at the
+root). Legality comes from the engine (its legal wall slots
 and ``play``), never from here.
 """
 
@@ -52,50 +52,51 @@ def ordered_steps(state: GameState, seat: Seat) -> list[Step]:
     return [step for _, _, step in keyed]
 
 
-def wall_candidates(state: GameState, seat: Seat, keep: int, wide: bool) -> list[PlaceWall]:
-    """At most ``keep`` legal walls for ``seat``, those that gain most first (gain > 0)."""
+def wall_candidates(state: GameState, seat: Seat, keep: int) -> list[PlaceWall]:
+    """At most ``keep`` legal walls for ``seat``, those that gain most first (gain > 0).
+
+    Only a wall that cuts an opponent's shortest path can lengthen it, and only a wall that
+    cuts one's own can lengthen one's own: the new lengths are computed just for those.
+    """
     if keep <= 0 or state.walls_left[seat] <= 0:
         return []
     board = state.board
     stride, goals, masks = board.stride, board.goal, state._masks
     positions = state._pos
-    others = [other for other in state.seats if other is not seat]
-    before = {s: state.distance(s) for s in state.seats}
+    seats = state.seats
+    before = {s: state.distance(s) for s in seats}
+    others = [other for other in seats if other is not seat]
     # the opponent closest to winning counts fully, the others half
     danger = min(others, key=lambda other: before[other])
-    weight = {other: (1.0 if other is danger else 0.5) for other in others}
+    cuts: list[tuple[Seat, float, int, int]] = []
     target_h = target_v = 0
-    for other in others:
-        start = 1 << positions[other]
-        layers = shortest_layers(start, goals[other], masks, stride)
-        if layers is None:
+    for s in seats:
+        layers = shortest_layers(1 << positions[s], goals[s], masks, stride)
+        if layers is None:  # cannot happen in a legal position
             continue
-        cut_h, cut_v = path_cuts(layers, goals[other], masks, stride)
-        target_h |= cut_h
-        target_v |= cut_v
-        if wide:
-            near = start | (start >> 1) | (start >> stride) | (start >> (stride + 1))
-            target_h |= near | (cut_h << 1) | (cut_h >> 1)
-            target_v |= near | (cut_v << stride) | (cut_v >> stride)
-    if not (target_h | target_v):
-        return []
-    pawns = [(1 << positions[s], goals[s]) for s in state.seats]
+        cut_h, cut_v = path_cuts(layers, goals[s], masks, stride)
+        weight = -1.0 if s is seat else (1.0 if s is danger else 0.5)
+        cuts.append((s, weight, cut_h, cut_v))
+        if s is not seat:
+            target_h |= cut_h
+            target_v |= cut_v
+    pawns = [(1 << positions[s], goals[s]) for s in seats]
     legal_h, legal_v = legal_wall_slots(board, state._h, state._v, pawns)
     scored: list[tuple[float, int, PlaceWall]] = []
     for is_h, slots in ((True, legal_h & target_h), (False, legal_v & target_v)):
         actions = board.h_actions if is_h else board.v_actions
+        cut_index = 2 if is_h else 3
         for bit in _bits(slots):
             trial = with_h(masks, bit, stride) if is_h else with_v(masks, bit, stride)
             gain = 0.0
-            for s in state.seats:
-                after = path_length(1 << positions[s], goals[s], trial, stride)
-                if after is None:  # cannot happen: the engine listed the wall as legal
-                    gain = -1.0
-                    break
-                if s is seat:
-                    gain -= after - before[s]
-                else:
-                    gain += weight[s] * (after - before[s])
+            for cut in cuts:
+                if cut[cut_index] & bit:
+                    s = cut[0]
+                    after = path_length(1 << positions[s], goals[s], trial, stride)
+                    if after is None:  # cannot happen: the engine listed the wall as legal
+                        gain = -1.0
+                        break
+                    gain += cut[1] * (after - before[s])
             if gain > 0:
                 index = bit.bit_length() - 1
                 scored.append((-gain, index * 2 + is_h, actions[index]))  # type: ignore[arg-type]
@@ -103,10 +104,10 @@ def wall_candidates(state: GameState, seat: Seat, keep: int, wide: bool) -> list
     return [action for _, _, action in scored[:keep]]
 
 
-def candidates(state: GameState, seat: Seat, level: Level, keep: int) -> list[Action]:
+def candidates(state: GameState, seat: Seat, keep: int) -> list[Action]:
     """The actions searched for ``seat``: best step, good walls, then the other steps."""
     steps = ordered_steps(state, seat)
-    walls = wall_candidates(state, seat, keep, level.wide)
+    walls = wall_candidates(state, seat, keep)
     return [*steps[:1], *walls, *steps[1:]]
 
 
@@ -144,7 +145,7 @@ class Search:
             return value(state, me)
         level = self.level
         if state.turn is me:
-            moves = candidates(state, me, level, level.walls)
+            moves = candidates(state, me, level.walls)
             if not moves:
                 return value(state, me)
             best = -float("inf")
@@ -163,7 +164,7 @@ class Search:
         keep = level.walls if len(state.seats) == 2 else max(2, level.walls // 2)
         for seat in state.seats:
             if seat is not me:
-                replies += [(seat, action) for action in candidates(state, seat, level, keep)]
+                replies += [(seat, action) for action in candidates(state, seat, keep)]
         if not replies:
             return value(state, me)
         best = float("inf")

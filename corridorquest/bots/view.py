@@ -32,6 +32,8 @@ from corridorquest.engine import (
     parse_marker,
     parse_wall,
 )
+from corridorquest.engine.board import board_for
+from corridorquest.engine.walls import overlap_reason
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,9 @@ def _estimated_counts(view: SeatView) -> dict[Seat, int]:
     return counts
 
 
+_MAX_TRIES = 256  # positions tried when fitting walls to bumped edges
+
+
 def _wall_options(view: SeatView, text: str) -> list[Wall]:
     """The walls (on the board) that would cover the bumped edge ``text``."""
     marker = parse_marker(text, view.size)
@@ -161,8 +166,9 @@ def _wall_options(view: SeatView, text: str) -> list[Wall]:
 def knowledge(view: SeatView) -> GameState:
     """The position as the viewer knows it: its known walls (and bumped edges), estimated counts.
 
-    A bumped edge that no known wall covers gets one of the two walls that could cover it
-    (the first that fits with what is known); if neither fits, the edge is left out.
+    Each bumped edge that no known wall covers gets one of the two walls that could cover
+    it, chosen so that all of them fit together with the known walls and leave every pawn
+    a path (the walls that really stand there are such a choice).
     """
     counts = _estimated_counts(view)
     owner = next((seat for seat in view.pawns if seat is not view.seat), view.seat)
@@ -181,31 +187,55 @@ def knowledge(view: SeatView) -> GameState:
         "passes": [],
     }
     state = GameState.from_dict(data)
-    placed = list(known)
     open_edges = [
         marker
         for marker in dict.fromkeys(parse_marker(text, view.size) for text in view.blocked)
-        if not is_under(marker, placed)
+        if not is_under(marker, known)
     ]
-    # a wall that covers two bumped edges first: it is the wall that stands there
-    options = [wall for marker in open_edges for wall in _wall_options(view, str(marker))]
-    options.sort(key=lambda wall: -sum(marker in markers_under(wall) for marker in open_edges))
-    for wall in dict.fromkeys(options):
-        if all(is_under(marker, placed) for marker in open_edges):
-            break
-        if not any(
-            marker in markers_under(wall) and not is_under(marker, placed) for marker in open_edges
-        ):
-            continue
-        trial = dict(data)
-        trial["walls"] = [*data["walls"], [str(wall), owner.value]]
-        try:
-            state = GameState.from_dict(trial)
-        except ValueError:
-            continue
-        data = trial
-        placed.append(wall)
-    return state
+    if not open_edges:
+        return state
+    owner_name = owner.value
+    board = board_for(view.size)
+    h = v = 0
+    for wall in known:
+        if wall.orientation == "h":
+            h |= 1 << board.slot(wall)
+        else:
+            v |= 1 << board.slot(wall)
+    tries = [0]
+
+    def cover(index: int, h: int, v: int, chosen: list[Wall]) -> GameState | None:
+        """Walls for the open edges from ``index`` on that fit together and leave paths."""
+        while index < len(open_edges) and is_under(open_edges[index], chosen):
+            index += 1
+        if index == len(open_edges):
+            tries[0] += 1
+            trial = dict(data)
+            trial["walls"] = [*data["walls"], *([str(w), owner_name] for w in chosen)]
+            try:
+                return GameState.from_dict(trial)
+            except ValueError:
+                return None
+        options = _wall_options(view, str(open_edges[index]))
+        # a wall that covers two bumped edges first: likely the wall that stands there
+        options.sort(key=lambda wall: -sum(m in markers_under(wall) for m in open_edges))
+        for wall in options:
+            if tries[0] > _MAX_TRIES or overlap_reason(board, h, v, wall) is not None:
+                continue
+            bit = 1 << board.slot(wall)
+            found = cover(
+                index + 1,
+                h | bit if wall.orientation == "h" else h,
+                v | bit if wall.orientation == "v" else v,
+                [*chosen, wall],
+            )
+            if found is not None:
+                return found
+        return None
+
+    # the walls that really stand there are one answer, so there is one unless the bumped
+    # edges are wrong; then the bot plays on what it knows for sure
+    return cover(0, h, v, []) or state
 
 
 def edge_between(a: Square, b: Square) -> str | None:
