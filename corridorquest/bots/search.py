@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from corridorquest.bots.evaluation import WIN, value
+from corridorquest.bots.evaluation import DECIDED, WIN, value, wall_value
 from corridorquest.bots.levels import Level
 from corridorquest.engine import GameState, PlaceWall, Seat, Step
 from corridorquest.engine.board import path_cuts, path_length, shortest_layers
@@ -53,13 +53,22 @@ def ordered_steps(state: GameState, seat: Seat) -> list[Step]:
 
 
 def wall_candidates(state: GameState, seat: Seat, keep: int) -> list[PlaceWall]:
-    """At most ``keep`` legal walls for ``seat``, those that gain most first (gain > 0).
-
-    Only a wall that cuts an opponent's shortest path can lengthen it, and only a wall that
-    cuts one's own can lengthen one's own: the new lengths are computed just for those.
-    """
+    """At most ``keep`` legal walls for ``seat``, those that gain most first (gain > 0)."""
     if keep <= 0 or state.walls_left[seat] <= 0:
         return []
+    return [action for _, _, action in scored_walls(state, seat)[:keep]]
+
+
+def scored_walls(
+    state: GameState, seat: Seat, victim: Seat | None = None
+) -> list[tuple[float, int, PlaceWall]]:
+    """``(-gain, key, wall)`` of ``seat``'s legal walls with a positive gain, best first.
+
+    The gain: how much a wall lengthens the opponents' paths (the one closest to winning
+    fully, the others half; only ``victim``'s when given) minus how much it lengthens one's
+    own. Only a wall that cuts an opponent's shortest path can lengthen it, and only a wall
+    that cuts one's own can lengthen one's own: the new lengths are computed just for those.
+    """
     board = state.board
     stride, goals, masks = board.stride, board.goal, state._masks
     positions = state._pos
@@ -75,7 +84,12 @@ def wall_candidates(state: GameState, seat: Seat, keep: int) -> list[PlaceWall]:
         if layers is None:  # cannot happen in a legal position
             continue
         cut_h, cut_v = path_cuts(layers, goals[s], masks, stride)
-        weight = -1.0 if s is seat else (1.0 if s is danger else 0.5)
+        if victim is not None:
+            weight = -1.0 if s is seat else (1.0 if s is victim else 0.0)
+        else:
+            weight = -1.0 if s is seat else (1.0 if s is danger else 0.5)
+        if not weight:
+            continue
         cuts.append((s, weight, cut_h, cut_v))
         if s is not seat:
             target_h |= cut_h
@@ -101,7 +115,7 @@ def wall_candidates(state: GameState, seat: Seat, keep: int) -> list[PlaceWall]:
                 index = bit.bit_length() - 1
                 scored.append((-gain, index * 2 + is_h, actions[index]))  # type: ignore[arg-type]
     scored.sort(key=lambda item: (item[0], item[1]))
-    return [action for _, _, action in scored[:keep]]
+    return scored
 
 
 def candidates(state: GameState, seat: Seat, keep: int) -> list[Action]:
@@ -129,6 +143,7 @@ class Search:
         self.rng = rng
         self.nodes = 0
         self.limited = False  # raise OutOfBudget once the budget is spent
+        self.depth = 0  # the deepest search completed
 
     def _visit(self) -> None:
         self.nodes += 1
@@ -142,7 +157,7 @@ class Search:
         if state.winner is not None:
             return (WIN + depth) if state.winner is me else (-WIN - depth)
         if depth == 0:
-            return value(state, me)
+            return self.leaf(state)
         level = self.level
         if state.turn is me:
             moves = candidates(state, me, level.walls)
@@ -182,6 +197,25 @@ class Search:
                 break
         return best
 
+    def leaf(self, state: GameState) -> float:
+        """The value of a position at the search's horizon, with the threat of the player to
+        move: the best wall it could place now (a wall's worth beyond the step it could have
+        walked instead). Without it the search would push such a wall past its horizon by
+        stepping back and forth."""
+        me = self.me
+        score = value(state, me)
+        mover = state.turn
+        if mover is None or abs(score) >= DECIDED or state.walls_left[mover] <= 0:
+            return score
+        scored = scored_walls(state, mover, None if mover is me else me)
+        if not scored:
+            return score
+        left = state.walls_left[mover]
+        bonus = -scored[0][0] - 1.0 - (wall_value(left) - wall_value(left - 1))
+        if bonus <= 0:
+            return score
+        return score + bonus if mover is me else score - bonus
+
     def root(self, state: GameState, moves: list[Action]) -> Action:
         """The best of ``moves`` (legal actions of ``me`` to move in ``state``)."""
         level = self.level
@@ -210,6 +244,7 @@ class Search:
                     best_index = max(scores, key=lambda i: (scores[i], -order.index(i)))
                 break
             best_index = max(scores, key=lambda i: (scores[i], -order.index(i)))
+            self.depth = depth
             if abs(scores[best_index]) >= WIN:  # a forced result: deeper changes nothing
                 break
             order.sort(key=lambda i: -scores[i])
