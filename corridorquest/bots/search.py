@@ -144,10 +144,11 @@ class Search:
         self.nodes = 0
         self.limited = False  # raise OutOfBudget once the budget is spent
         self.depth = 0  # the deepest search completed
+        self.budget = level.nodes  # root() sets the variant's budget
 
     def _visit(self) -> None:
         self.nodes += 1
-        if self.limited and self.nodes > self.level.nodes:
+        if self.limited and self.nodes > self.budget:
             raise OutOfBudget
 
     def alphabeta(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
@@ -219,6 +220,7 @@ class Search:
     def root(self, state: GameState, moves: list[Action]) -> Action:
         """The best of ``moves`` (legal actions of ``me`` to move in ``state``)."""
         level = self.level
+        self.budget = level.budget(state.size, len(state.seats))
         # the weaker levels err by noise, but only while they hold walls: without walls every
         # level walks its race (it never paces back and forth)
         noisy = bool(level.noise) and state.walls_left[self.me] > 0
@@ -248,6 +250,6 @@ class Search:
             if abs(scores[best_index]) >= WIN:  # a forced result: deeper changes nothing
                 break
             order.sort(key=lambda i: -scores[i])
-            if self.nodes > level.nodes:
+            if self.nodes > self.budget:
                 break
         return moves[best_index]

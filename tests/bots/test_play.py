@@ -66,7 +66,7 @@ def test_bots_play_legal_games_from_their_seat_view_in_hidden_modes(
 def test_thousands_of_plies_of_bot_play_stay_legal() -> None:
     plies = 0
     seed = 0
-    while plies < 3000:
+    while plies < 2000:
         seed += 1
         size = SIZES[seed % len(SIZES)]
         players = 2 if seed % 3 else 4
