@@ -280,12 +280,17 @@ def run(tasks: list[tuple], procs: int) -> list[dict[str, Any]]:
         return [play_game(task) for task in tasks]
     # the slowest games first, so the pool ends together
     order = sorted(range(len(tasks)), key=lambda i: -weight(tasks[i]))
-    with multiprocessing.Pool(procs, initializer=be_nice) as pool:
-        done = pool.map(play_game, [tasks[i] for i in order], chunksize=1)
     results: list[dict[str, Any]] = [{}] * len(tasks)
-    for index, result in zip(order, done, strict=True):
-        results[index] = result
+    with multiprocessing.Pool(procs, initializer=be_nice) as pool:
+        done = pool.imap_unordered(play_one, [(i, tasks[i]) for i in order], chunksize=1)
+        for count, (index, result) in enumerate(done, start=1):
+            results[index] = result
+            print(f"  {count}/{len(tasks)} games", file=sys.stderr, flush=True)
     return results
+
+
+def play_one(item: tuple[int, tuple]) -> tuple[int, dict[str, Any]]:
+    return item[0], play_game(item[1])
 
 
 def weight(task: tuple) -> float:
