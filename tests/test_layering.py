@@ -58,3 +58,16 @@ def test_clients_talk_http_only_and_never_import_server_code() -> None:
             for name in names:
                 if name.startswith("corridorquest"):
                     assert name.startswith("corridorquest.engine"), f"{module} imports {name}"
+
+
+def test_bots_import_nothing_of_ours_but_the_engine() -> None:
+    import sys
+
+    modules = imported_modules("corridorquest.bots")
+    assert modules, "the bots package has no modules"
+    for module, names in modules.items():
+        for name in names:
+            top = name.split(".")[0]
+            assert name.startswith(("corridorquest.engine", "corridorquest.bots")) or (
+                top in sys.stdlib_module_names and top != "corridorquest"
+            ), f"{module} imports {name}"

@@ -1,0 +1,138 @@
+"""``choose`` and ``evaluate`` (SPEC §13): the bot's action and its view of a position."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from corridorquest.bots.evaluation import value
+from corridorquest.bots.levels import level_for
+from corridorquest.bots.search import Action, Search, candidates, ordered_steps
+from corridorquest.bots.view import SeatView, edge_between, knowledge
+from corridorquest.engine import (
+    GameRecord,
+    GameState,
+    IllegalActionError,
+    NotationError,
+    Seat,
+    format_action,
+    is_goal,
+)
+
+Record = GameRecord | GameState | SeatView | Mapping[str, Any]
+
+
+def position_of(record: Record) -> tuple[GameState, tuple[str, ...]]:
+    """The position the bot plays on, and the actions it must not try (refused already).
+
+    ``record``: a ``SeatView`` (what one seat sees), an ``engine.GameRecord``, a
+    ``GameState``, or a mapping with ``size``, ``players``, ``actions`` and ``first`` (a seat
+    name) or ``seed`` (as the record's).
+    """
+    if isinstance(record, SeatView):
+        return knowledge(record), record.refused
+    if isinstance(record, GameState):
+        return record, ()
+    if isinstance(record, GameRecord):
+        return record.replay(), ()
+    if isinstance(record, Mapping):
+        actions: Sequence[str] = record.get("actions", ())
+        if "first" in record:
+            state = GameState.new(
+                int(record["size"]), int(record["players"]), Seat(record["first"])
+            )
+            for text in actions:
+                state.play_notation(text)
+            return state, ()
+        game = GameRecord(
+            int(record["size"]), int(record["players"]), int(record.get("seed", 0)), list(actions)
+        )
+        return game.replay(), ()
+    raise TypeError(f"{type(record).__name__}: not a game record, position or seat view")
+
+
+def _rng(seed: int, state: GameState) -> random.Random:
+    return random.Random(f"corridorquest-bot:{seed}:{state.ply}:{state.turn}")
+
+
+def _level_one(state: GameState, me: Seat, moves: list[Action], rng: random.Random) -> Action:
+    """Level 1: walks, mostly along a shortest path; now and then a random wall near the
+    opponent (badly placed as often as not). Without walls in hand it just walks its path."""
+    steps = [action for action in moves if not hasattr(action, "wall")]
+    walls = [action for action in moves if hasattr(action, "wall")]
+    if walls and rng.random() < level_for(1).wall_chance:
+        near = []
+        for seat, square in state.pawns.items():
+            if seat is me:
+                continue
+            near += [
+                w
+                for w in walls
+                if abs(w.wall.col - square.col) <= 2 and abs(w.wall.row - square.row) <= 2
+            ]
+        return rng.choice(near or walls)
+    if steps and (state.walls_left[me] == 0 or rng.random() < 0.85):
+        return steps[0]  # ordered: the shortest-path step first
+    return rng.choice(steps or moves)
+
+
+def choose(record: Record, level: int, seed: int) -> str:
+    """The action (canonical notation) of the player to move, at ``level`` (1-6).
+
+    Pure and deterministic: the same record, level and seed give the same action. With a
+    ``SeatView`` the bot knows only what that seat sees (SPEC §4).
+    """
+    budget = level_for(level)
+    state, refused = position_of(record)
+    if state.turn is None or state.winner is not None:
+        raise IllegalActionError("the game is finished: no action to choose")
+    me = state.turn
+    if isinstance(record, SeatView) and record.seat is not me:
+        raise IllegalActionError(f"it is {me.title}'s turn, not {record.seat.title}'s")
+    banned = set(refused)
+    rng = _rng(seed, state)
+    if level == 1:
+        moves = [*ordered_steps(state, me), *state.legal_walls(me)]
+    else:
+        moves = candidates(state, me, 10_000 if budget.wide else budget.walls)
+    blocked = set(record.blocked) if isinstance(record, SeatView) else set()
+    pawn = state.pawns[me]
+
+    def allowed(action: Action) -> bool:
+        if format_action(action) in banned:
+            return False
+        return hasattr(action, "wall") or edge_between(pawn, action.to) not in blocked
+
+    moves = [action for action in moves if allowed(action)]
+    if not moves:  # every candidate refused: any legal action not refused yet
+        moves = [action for action in state.legal_actions() if allowed(action)]
+    if not moves:
+        raise IllegalActionError(f"{me.title} has no legal action left to try")
+    for action in moves:  # a step onto the goal wins at once
+        if not hasattr(action, "wall") and is_goal(me, action.to, state.size):
+            return format_action(action)
+    if level == 1:
+        return format_action(_level_one(state, me, moves, rng))
+    if len(moves) == 1:
+        return format_action(moves[0])
+    return format_action(Search(me, budget, rng).root(state, moves))
+
+
+def evaluate(record: Record) -> float:
+    """The position's value for the player to move, in steps (positive = better).
+
+    Static: the race lead over the fastest opponent (who moves next counts), walls in hand,
+    and races already decided (±500 and more); ±1000 for a finished game, from the view of
+    the seat that would move (the winner's last opponent to move: negative).
+    """
+    state, _ = position_of(record)
+    if state.turn is None:
+        winner = state.winner
+        assert winner is not None
+        # the finished game from the view of the seat after the winner: it has lost
+        return value(state, state.next_seat(winner))
+    return value(state, state.turn)
+
+
+__all__ = ["NotationError", "choose", "evaluate", "position_of"]

@@ -1,0 +1,55 @@
+"""The static evaluation: a race in plies, walls in hand, tempo, and races already decided.
+
+Every pawn's race time is the ply at which it would arrive if everybody just walked:
+``(distance - 1) * players + turns until it moves`` (so who moves next, the tempo, counts).
+The value for ``me`` is the lead over the fastest opponent in rounds, plus the walls in hand
+(each worth a little less than the one before), minus a hair of the own distance so that,
+all else equal, the bot walks towards its goal (it never paces back and forth).
+
+A race is decided when every seat but the leader has no walls left: nobody can stop the
+leader any more (pawns that block each other are not counted).
+"""
+
+from __future__ import annotations
+
+from corridorquest.engine import GameState, Seat
+
+WIN = 1000.0
+DECIDED = 500.0
+WALL_STEP = 0.75  # value of the first wall in hand, in steps
+WALL_DECAY = 0.85  # each further wall is worth this much of the one before
+PROGRESS = 0.01  # all else equal, a shorter own path is better
+
+
+def wall_value(walls: int) -> float:
+    return WALL_STEP * (1 - WALL_DECAY**walls) / (1 - WALL_DECAY)
+
+
+def race_times(state: GameState) -> dict[Seat, int]:
+    seats = state.seats
+    count = len(seats)
+    turn = state.turn if state.turn is not None else seats[0]
+    start = seats.index(turn)
+    return {
+        seat: (state.distance(seat) - 1) * count + (index - start) % count
+        for index, seat in enumerate(seats)
+    }
+
+
+def value(state: GameState, me: Seat) -> float:
+    """The position's value for ``me``, in steps (positive = better)."""
+    if state.winner is not None:
+        return WIN if state.winner is me else -WIN
+    times = race_times(state)
+    count = len(times)
+    left = state.walls_left
+    leader = min(times, key=times.__getitem__)
+    if all(left[seat] == 0 for seat in times if seat is not leader):
+        if leader is me:
+            second = min(t for seat, t in times.items() if seat is not me)
+            return DECIDED + (second - times[me]) / count
+        return -DECIDED - (times[me] - times[leader]) / count
+    others = [seat for seat in times if seat is not me]
+    lead = (min(times[seat] for seat in others) - times[me]) / count
+    walls = wall_value(left[me]) - sum(wall_value(left[seat]) for seat in others) / len(others)
+    return lead + walls - PROGRESS * state.distance(me)

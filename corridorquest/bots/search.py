@@ -1,0 +1,255 @@
+"""The search: candidate actions, and Best-Reply Search with alpha-beta on a node budget.
+
+With two players Best-Reply Search is plain alpha-beta (minimax). With four, the opponents'
+layer is merged (Schadd & Winands): after the bot's action, the single best reply of any
+opponent follows, then the bot again; this sees the opponents' threats without the
+exponential cost of searching every seat's turn.
+
+Candidates: every pawn step (the shortest-path step first), and the walls that cut an
+opponent's current shortest path, kept only when they lengthen the opponents' paths more
+than one's own, best first, at most ``Level.walls`` (wide levels: every such wall at the
+root). Legality comes from the engine (its legal wall slots
+and ``play``), never from here.
+"""
+
+from __future__ import annotations
+
+import random
+
+from corridorquest.bots.evaluation import DECIDED, WIN, value, wall_value
+from corridorquest.bots.levels import Level
+from corridorquest.engine import GameState, PlaceWall, Seat, Step
+from corridorquest.engine.board import path_cuts, path_length, shortest_layers
+from corridorquest.engine.walls import legal_wall_slots, with_h, with_v
+
+Action = Step | PlaceWall
+MAX_DEPTH = 24
+
+
+class OutOfBudget(Exception):
+    """The node budget is spent."""
+
+
+def _bits(mask: int) -> list[int]:
+    found = []
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        found.append(bit)
+    return found
+
+
+def ordered_steps(state: GameState, seat: Seat) -> list[Step]:
+    """The seat's legal steps, those that shorten its path most first."""
+    board = state.board
+    masks, stride, goal = state._masks, board.stride, board.goal[seat]
+    steps = state.legal_steps(seat)
+    keyed = [
+        (path_length(1 << board.index(step.to), goal, masks, stride) or 0, index, step)
+        for index, step in enumerate(steps)
+    ]
+    keyed.sort()
+    return [step for _, _, step in keyed]
+
+
+def wall_candidates(state: GameState, seat: Seat, keep: int) -> list[PlaceWall]:
+    """At most ``keep`` legal walls for ``seat``, those that gain most first (gain > 0)."""
+    if keep <= 0 or state.walls_left[seat] <= 0:
+        return []
+    return [action for _, _, action in scored_walls(state, seat)[:keep]]
+
+
+def scored_walls(
+    state: GameState, seat: Seat, victim: Seat | None = None
+) -> list[tuple[float, int, PlaceWall]]:
+    """``(-gain, key, wall)`` of ``seat``'s legal walls with a positive gain, best first.
+
+    The gain: how much a wall lengthens the opponents' paths (the one closest to winning
+    fully, the others half; only ``victim``'s when given) minus how much it lengthens one's
+    own. Only a wall that cuts an opponent's shortest path can lengthen it, and only a wall
+    that cuts one's own can lengthen one's own: the new lengths are computed just for those.
+    """
+    board = state.board
+    stride, goals, masks = board.stride, board.goal, state._masks
+    positions = state._pos
+    seats = state.seats
+    before = {s: state.distance(s) for s in seats}
+    others = [other for other in seats if other is not seat]
+    # the opponent closest to winning counts fully, the others half
+    danger = min(others, key=lambda other: before[other])
+    cuts: list[tuple[Seat, float, int, int]] = []
+    target_h = target_v = 0
+    for s in seats:
+        layers = shortest_layers(1 << positions[s], goals[s], masks, stride)
+        if layers is None:  # cannot happen in a legal position
+            continue
+        cut_h, cut_v = path_cuts(layers, goals[s], masks, stride)
+        if victim is not None:
+            weight = -1.0 if s is seat else (1.0 if s is victim else 0.0)
+        else:
+            weight = -1.0 if s is seat else (1.0 if s is danger else 0.5)
+        if not weight:
+            continue
+        cuts.append((s, weight, cut_h, cut_v))
+        if s is not seat:
+            target_h |= cut_h
+            target_v |= cut_v
+    pawns = [(1 << positions[s], goals[s]) for s in seats]
+    legal_h, legal_v = legal_wall_slots(board, state._h, state._v, pawns)
+    scored: list[tuple[float, int, PlaceWall]] = []
+    for is_h, slots in ((True, legal_h & target_h), (False, legal_v & target_v)):
+        actions = board.h_actions if is_h else board.v_actions
+        cut_index = 2 if is_h else 3
+        for bit in _bits(slots):
+            trial = with_h(masks, bit, stride) if is_h else with_v(masks, bit, stride)
+            gain = 0.0
+            for cut in cuts:
+                if cut[cut_index] & bit:
+                    s = cut[0]
+                    after = path_length(1 << positions[s], goals[s], trial, stride)
+                    if after is None:  # cannot happen: the engine listed the wall as legal
+                        gain = -1.0
+                        break
+                    gain += cut[1] * (after - before[s])
+            if gain > 0:
+                index = bit.bit_length() - 1
+                scored.append((-gain, index * 2 + is_h, actions[index]))  # type: ignore[arg-type]
+    scored.sort(key=lambda item: (item[0], item[1]))
+    return scored
+
+
+def candidates(state: GameState, seat: Seat, keep: int) -> list[Action]:
+    """The actions searched for ``seat``: best step, good walls, then the other steps."""
+    steps = ordered_steps(state, seat)
+    walls = wall_candidates(state, seat, keep)
+    return [*steps[:1], *walls, *steps[1:]]
+
+
+def play(state: GameState, seat: Seat, action: Action) -> GameState:
+    """A copy of ``state`` with ``seat`` (made the player to move) playing ``action``."""
+    child = state.copy()
+    if child.turn is not seat:
+        child.turn = seat
+    child.play(action)
+    return child
+
+
+class Search:
+    """One bot decision: iterative deepening of Best-Reply alpha-beta within a node budget."""
+
+    def __init__(self, me: Seat, level: Level, rng: random.Random) -> None:
+        self.me = me
+        self.level = level
+        self.rng = rng
+        self.nodes = 0
+        self.limited = False  # raise OutOfBudget once the budget is spent
+        self.depth = 0  # the deepest search completed
+        self.budget = level.nodes  # root() sets the variant's budget
+
+    def _visit(self) -> None:
+        self.nodes += 1
+        if self.limited and self.nodes > self.budget:
+            raise OutOfBudget
+
+    def alphabeta(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
+        """The value for ``me`` of ``state``, whose next mover is me when ``state.turn`` is me,
+        else the best replying opponent."""
+        me = self.me
+        if state.winner is not None:
+            return (WIN + depth) if state.winner is me else (-WIN - depth)
+        if depth == 0:
+            return self.leaf(state)
+        level = self.level
+        if state.turn is me:
+            moves = candidates(state, me, level.walls)
+            if not moves:
+                return value(state, me)
+            best = -float("inf")
+            for action in moves:
+                self._visit()
+                child = play(state, me, action)
+                score = self.alphabeta(child, depth - 1, alpha, beta)
+                if score > best:
+                    best = score
+                if best > alpha:
+                    alpha = best
+                if alpha >= beta:
+                    break
+            return best
+        replies: list[tuple[Seat, Action]] = []
+        keep = level.walls if len(state.seats) == 2 else max(2, level.walls // 2)
+        for seat in state.seats:
+            if seat is not me:
+                replies += [(seat, action) for action in candidates(state, seat, keep)]
+        if not replies:
+            return value(state, me)
+        best = float("inf")
+        for seat, action in replies:
+            self._visit()
+            child = play(state, seat, action)
+            if child.winner is None:
+                child.turn = me
+            score = self.alphabeta(child, depth - 1, alpha, beta)
+            if score < best:
+                best = score
+            if best < beta:
+                beta = best
+            if alpha >= beta:
+                break
+        return best
+
+    def leaf(self, state: GameState) -> float:
+        """The value of a position at the search's horizon, with the threat of the player to
+        move: the best wall it could place now (a wall's worth beyond the step it could have
+        walked instead). Without it the search would push such a wall past its horizon by
+        stepping back and forth."""
+        me = self.me
+        score = value(state, me)
+        mover = state.turn
+        if mover is None or abs(score) >= DECIDED or state.walls_left[mover] <= 0:
+            return score
+        scored = scored_walls(state, mover, None if mover is me else me)
+        if not scored:
+            return score
+        left = state.walls_left[mover]
+        bonus = -scored[0][0] - 1.0 - (wall_value(left) - wall_value(left - 1))
+        if bonus <= 0:
+            return score
+        return score + bonus if mover is me else score - bonus
+
+    def root(self, state: GameState, moves: list[Action]) -> Action:
+        """The best of ``moves`` (legal actions of ``me`` to move in ``state``)."""
+        level = self.level
+        self.budget = level.budget(state.size, len(state.seats))
+        # the weaker levels err by noise, but only while they hold walls: without walls every
+        # level walks its race (it never paces back and forth)
+        noisy = bool(level.noise) and state.walls_left[self.me] > 0
+        noise = [self.rng.gauss(0.0, level.noise) if noisy else 0.0 for _ in moves]
+        order = list(range(len(moves)))
+        best_index = order[0]
+        for depth in range(1, MAX_DEPTH + 1):
+            self.limited = depth > 1
+            scores: dict[int, float] = {}
+            alpha = -float("inf")
+            try:
+                for index in order:
+                    self._visit()
+                    child = play(state, self.me, moves[index])
+                    if noisy:  # every root action gets its own exact value
+                        score = self.alphabeta(child, depth - 1, -float("inf"), float("inf"))
+                    else:
+                        score = self.alphabeta(child, depth - 1, alpha, float("inf"))
+                    scores[index] = score + noise[index]
+                    alpha = max(alpha, score)
+            except OutOfBudget:
+                if scores:
+                    best_index = max(scores, key=lambda i: (scores[i], -order.index(i)))
+                break
+            best_index = max(scores, key=lambda i: (scores[i], -order.index(i)))
+            self.depth = depth
+            if abs(scores[best_index]) >= WIN:  # a forced result: deeper changes nothing
+                break
+            order.sort(key=lambda i: -scores[i])
+            if self.nodes > self.budget:
+                break
+        return moves[best_index]

@@ -1,0 +1,75 @@
+"""A referee for bot games in tests: the engine checks every action; in hidden modes each bot
+gets only its seat's view, and an action refused because of a wall it could not see is told
+to it as a player learns it (the bumped edge), and it tries again."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from corridorquest.bots import choose, knowledge, seat_view
+from corridorquest.bots.view import edge_between
+from corridorquest.engine import (
+    GameState,
+    IllegalActionError,
+    Seat,
+    Step,
+)
+
+
+@dataclass
+class Played:
+    state: GameState
+    actions: list[str] = field(default_factory=list)
+    bumps: int = 0  # actions refused by the engine because of an unseen wall
+
+
+def play_bot_game(
+    state: GameState,
+    levels: dict[Seat, int],
+    seed: int,
+    *,
+    masked: bool = False,
+    invisible: bool = False,
+    max_plies: int | None = None,
+) -> Played:
+    played = Played(state)
+    cap = max_plies if max_plies is not None else 4 * state.size * state.size
+    blocked: dict[Seat, list[str]] = {seat: [] for seat in state.seats}
+    while state.winner is None and state.ply < cap:
+        seat = state.turn
+        assert seat is not None
+        refused: list[str] = []
+        while True:
+            if masked or invisible:
+                view = seat_view(
+                    state,
+                    seat,
+                    masked=masked,
+                    invisible=invisible,
+                    blocked=blocked[seat],
+                    refused=refused,
+                )
+                text = choose(view, levels[seat], seed)
+                # the bot only ever plays what is legal in the position it knows
+                known = knowledge(view)
+                assert known.is_legal(known.parse_action(text)), (text, view)
+            else:
+                text = choose(state, levels[seat], seed)
+            before = state.pawns[seat]
+            try:
+                action = state.play_notation(text)
+            except IllegalActionError:
+                # only an unseen wall may refuse a bot's action
+                assert invisible, f"{seat.value} played an illegal {text}"
+                played.bumps += 1
+                refused.append(text)
+                action = state.parse_action(text)
+                if isinstance(action, Step):
+                    edge = edge_between(before, action.to)
+                    if edge:
+                        blocked[seat].append(edge)
+                assert len(refused) < 200, "a bot keeps bumping"
+                continue
+            played.actions.append(str(action))
+            break
+    return played
