@@ -380,8 +380,9 @@ class Settings(BaseSettings):
         if env_file is not None:
             sources += (dotenv_file(cls, env_file),)
         try:
-            # _build_sources: the sources of this one call (documented in BaseSettings)
-            return cls(_build_sources=(sources, given))
+            # _build_sources: the sources of this one call (BaseSettings.__init__ documents
+            # it; mypy without pydantic's plugin sees only the fields)
+            return cls(_build_sources=(sources, given))  # type: ignore[call-arg]
         except ValidationError as exc:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: {err['msg']}"
