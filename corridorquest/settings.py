@@ -1,11 +1,13 @@
 """Every server setting in one table.
 
 The `Settings` class below IS the table: one line per setting with its type, default and
-help text. The environment variable of a setting is its name in upper case (`port` ->
-`PORT`). `Settings.from_env()` reads the process environment, optionally a dotenv file
-first (the environment wins over the file), then explicit overrides (they win over both).
-An empty value means "use the default". Durations accept seconds (`90`) or a number with a
-unit: `s`, `m`, `h`, `d`, `w` (`30m`, `2d`).
+help text. It is a pydantic-settings model. The environment variable of a setting is its
+name in upper case (`port` -> `PORT`). `Settings.from_env()` reads the process
+environment, optionally a dotenv file first (the environment wins over the file), then
+explicit overrides (they win over both). An empty value means "use the default".
+Durations accept seconds (`90`) or a number with a unit: `s`, `m`, `h`, `d`, `w` (`30m`,
+`2d`): see settings_values.py. `Settings(port=...)` takes only its arguments (and the
+defaults), never the environment.
 
 `docs/corridorquest.env.example` lists every setting; a test fails when one is missing.
 """
@@ -13,64 +15,21 @@ unit: `s`, `m`, `h`, `d`, `w` (`30m`, `2d`).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
 import platformdirs
-from dotenv import dotenv_values
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BeforeValidator, Field, ValidationError, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    InitSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
-_DURATION = re.compile(r"^\s*(\d+)\s*([smhdw]?)\s*$", re.IGNORECASE)
-
-
-def parse_duration(value: Any) -> Any:
-    """`"90"`, `"30m"`, `"2d"` -> seconds; other types pass through to pydantic."""
-    if isinstance(value, str):
-        match = _DURATION.match(value)
-        if not match:
-            raise ValueError(f"{value!r} is not a duration (examples: 90, 30m, 12h, 2d)")
-        return int(match.group(1)) * _UNITS[(match.group(2) or "s").lower()]
-    return value
-
-
-Seconds = Annotated[int, BeforeValidator(parse_duration), Field(ge=1)]
-
-_FRACTIONAL = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s)?\s*$", re.IGNORECASE)
-
-
-def parse_fractional_seconds(value: Any) -> Any:
-    """`"2.5"`, `"2.5s"`, `"500ms"` -> seconds as a float; other types pass through."""
-    if isinstance(value, str):
-        match = _FRACTIONAL.match(value)
-        if not match:
-            raise ValueError(f"{value!r} is not a number of seconds (examples: 5, 2.5, 500ms)")
-        number = float(match.group(1))
-        return number / 1000 if (match.group(2) or "").lower() == "ms" else number
-    return value
-
-
-def _lower(value: Any) -> Any:
-    return value.lower() if isinstance(value, str) else value
-
-
-def parse_public_url(value: Any) -> Any:
-    """`https://cq.example.org/` -> `https://cq.example.org` (http or https, a host, an
-    optional path; no query or fragment)."""
-    if isinstance(value, str):
-        text = value.strip().rstrip("/")
-        parts = urlsplit(text)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"{value!r} is not an http:// or https:// URL with a host")
-        if parts.query or parts.fragment or "@" in parts.netloc:
-            raise ValueError(f"{value!r}: give the server's base URL, without ?, # or a login")
-        if not text.isascii() or any(c.isspace() for c in text):
-            raise ValueError(f"{value!r}: write it in ASCII (punycode, %-escapes), no spaces")
-        return text
-    return value
+from corridorquest.settings_sources import Variables, dotenv_file
+from corridorquest.settings_values import FractionalSeconds, PublicUrl, Seconds, lower
 
 
 class SettingsError(ValueError):
@@ -81,10 +40,14 @@ def default_data_dir() -> str:
     return platformdirs.user_data_dir("corridorquest", appauthor=False)
 
 
-class Settings(BaseModel):
+class Settings(BaseSettings):
     """Server settings (name -> environment variable NAME)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # case_sensitive: Settings(port=1), never Settings(PORT=1); validate_default off: the
+    # defaults below are values already (both as before pydantic-settings)
+    model_config = SettingsConfigDict(
+        frozen=True, extra="forbid", case_sensitive=True, validate_default=False
+    )
 
     # --- storage -----------------------------------------------------------------------
     data_dir: str = Field(
@@ -99,14 +62,14 @@ class Settings(BaseModel):
     db_pool_size: int = Field(
         8, ge=1, le=200, description="PostgreSQL only: connections in the pool (and threads)."
     )
-    database_busy_timeout: Annotated[float, BeforeValidator(parse_fractional_seconds)] = Field(
+    database_busy_timeout: FractionalSeconds = Field(
         5.0,
         ge=0,
         le=600,
         description="SQLite: how long a write waits while another program holds the "
         "database's write lock (seconds, 2.5 or 500ms); then 503 database_busy.",
     )
-    sqlite_synchronous: Annotated[Literal["normal", "full"], BeforeValidator(_lower)] = Field(
+    sqlite_synchronous: Annotated[Literal["normal", "full"], BeforeValidator(lower)] = Field(
         "normal",
         description="SQLite: normal (an acknowledged write survives a crash of the server; "
         "a power loss or OS crash may lose the last ones) or full (it also survives those; "
@@ -137,7 +100,7 @@ class Settings(BaseModel):
     )
     tls_cert: str | None = Field(None, description="PEM certificate file for direct HTTPS.")
     tls_key: str | None = Field(None, description="PEM private key file for direct HTTPS.")
-    public_url: Annotated[str | None, BeforeValidator(parse_public_url)] = Field(
+    public_url: PublicUrl = Field(
         None,
         description="The address players reach the server at (https://cq.example.org): "
         "e-mails name it and link each public game's page there, ntfy messages open that "
@@ -379,6 +342,18 @@ class Settings(BaseModel):
         return [name.upper() for name in cls.model_fields]
 
     @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """`Settings(...)` takes its arguments only; `from_env` names the other sources."""
+        return (init_settings,)
+
+    @classmethod
     def from_env(
         cls,
         env_file: str | os.PathLike[str] | None = None,
@@ -390,26 +365,24 @@ class Settings(BaseModel):
         `overrides` keys may be field names (`port`) or variable names (`PORT`).
         Raises SettingsError naming the variable when a value is invalid.
         """
-        environ = os.environ if environ is None else environ
-        raw: dict[str, Any] = {}
-        sources: list[Mapping[str, Any]] = []
-        if env_file is not None:
-            if not Path(env_file).is_file():
-                raise SettingsError(f"env file {os.fspath(env_file)!r} does not exist")
-            sources.append({k: v for k, v in dotenv_values(env_file).items() if v is not None})
-        sources.append(environ)
-        for source in sources:
-            for name in cls.model_fields:
-                value = source.get(name.upper())
-                if value is not None and value != "":
-                    raw[name] = value
+        if env_file is not None and not Path(env_file).is_file():
+            raise SettingsError(f"env file {os.fspath(env_file)!r} does not exist")
+        given: dict[str, Any] = {}
         for key, value in (overrides or {}).items():
-            name = key.lower()
-            if name not in cls.model_fields:
+            if key.lower() not in cls.model_fields:
                 raise SettingsError(f"unknown setting {key!r}")
-            raw[name] = value
+            given[key.lower()] = value
+        # pydantic-settings' order: a source wins over the ones after it
+        sources: tuple[PydanticBaseSettingsSource, ...] = (
+            InitSettingsSource(cls, init_kwargs=given),
+            Variables(cls, os.environ if environ is None else environ),
+        )
+        if env_file is not None:
+            sources += (dotenv_file(cls, env_file),)
         try:
-            return cls(**raw)
+            # _build_sources: the sources of this one call (BaseSettings.__init__ documents
+            # it; mypy without pydantic's plugin sees only the fields)
+            return cls(_build_sources=(sources, given))  # type: ignore[call-arg]
         except ValidationError as exc:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: {err['msg']}"

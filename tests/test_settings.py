@@ -79,3 +79,48 @@ def test_settings_are_immutable() -> None:
     settings = Settings.from_env(environ={})
     with pytest.raises(ValueError):
         settings.port = 1  # type: ignore[misc]
+
+
+def test_an_empty_or_lower_case_variable_is_not_a_setting() -> None:
+    settings = Settings.from_env(environ={"PORT": "", "motd": "lower case", "HOST": ""})
+    assert (settings.port, settings.host, settings.motd) == (3000, "0.0.0.0", None)
+
+
+def test_the_env_file_may_hold_other_variables(tmp_path: Path) -> None:
+    env_file = tmp_path / "server.env"
+    env_file.write_text(
+        "# shared with another tool\nOTHER_TOOL_TOKEN=abc\nRELAY=mx.example.org\n"
+        "SMTP_HOST=${RELAY}\nport=4000\nMOTD=\nSMTP_USER\n"
+    )
+    settings = Settings.from_env(env_file, environ={})
+    assert settings.smtp_host == "mx.example.org"
+    assert (settings.port, settings.motd, settings.smtp_user) == (3000, None, None)
+
+
+def test_bad_values_make_one_line_naming_each_variable() -> None:
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env(environ={"PORT": "x", "STALL_TIMEOUT": "soon", "HOST": "::1"})
+    message = str(refused.value)
+    assert "\n" not in message and message.startswith("invalid setting: PORT: ")
+    assert message.endswith(
+        "; STALL_TIMEOUT: Value error, 'soon' is not a duration (examples: 90, 30m, 12h, 2d)"
+    )
+
+
+def test_overrides_name_settings_only() -> None:
+    with pytest.raises(SettingsError, match="unknown setting 'PORTS'"):
+        Settings.from_env(environ={}, overrides={"PORTS": 1})
+    assert Settings.from_env(environ={"PORT": "5000"}, overrides={"port": 1}).port == 1
+
+
+def test_settings_made_in_code_read_no_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PORT", "1234")
+    monkeypatch.setenv("MOTD", "from the environment")
+    settings = Settings(data_dir=str(tmp_path))
+    assert (settings.port, settings.motd) == (3000, None)
+    assert settings.mail_dir == str(tmp_path / "mail")
+    assert Settings.from_env().port == 1234  # from_env reads the process environment
+    with pytest.raises(ValueError):
+        Settings(PORT=1)  # type: ignore[call-arg]
