@@ -47,6 +47,7 @@ async def login(request: Request) -> HTTPResponse:
             str(form.get("password") or ""),
             client_address(request),
             replace=form.get("replace") == "yes",
+            held_token=request.cookies.get(SESSION_COOKIE) or None,  # its own: replaced
         )
     except ServiceError as error:
         page = render(

@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.games import play, started_game
 from tests.support.server import RunningServer, running_server
-from tests.support.users import DEFAULT_PASSWORD, insert_user, make_user
+from tests.support.users import DEFAULT_PASSWORD, insert_user, insert_users, make_user
 from tests.web.browser import browser_page, chromium_missing
 
 
@@ -85,3 +85,22 @@ def test_a_login_in_the_browser_then_a_live_game(server: RunningServer) -> None:
             )
             page.click("header button")  # log out
             page.wait_for_url(f"{server.base_url}/login**")
+
+
+def test_a_browser_that_logs_in_again_replaces_its_own_session(server: RunningServer) -> None:
+    insert_users(server.database_url, ["hal"])
+    with httpx.Client(base_url=server.base_url, timeout=10) as browser:
+        form = {"username": "hal", "password": DEFAULT_PASSWORD, "next": "/"}
+        first = browser.post("/login", data=form)
+        assert first.status_code == 303, first.text
+        held = browser.cookies.get("cq_session")
+        assert held
+        again = browser.post("/login", data=form)  # the same browser, its cookie sent
+        assert again.status_code == 303, again.text  # not "logged in elsewhere"
+        assert browser.cookies.get("cq_session") not in (None, held)
+        old = httpx.get(server.api + "/users/me", headers={"Authorization": f"Bearer {held}"})
+        assert old.status_code == 401  # the session it replaced is over
+    with httpx.Client(base_url=server.base_url, timeout=10) as elsewhere:
+        refused = elsewhere.post("/login", data=form)  # another browser: really elsewhere
+        assert refused.status_code == 409
+        assert "logged in elsewhere" in refused.text
