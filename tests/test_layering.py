@@ -250,6 +250,21 @@ def test_the_player_client_imports_nothing_of_the_admin_tool() -> None:
     assert not problems, "\n".join(problems)
 
 
+# What the cq command modules share: imported by them, importing none of them.
+CQ_COMMAND_HELPERS = ("options", "game_group", "sessions")
+
+
+def test_no_cq_command_module_imports_another() -> None:
+    helpers = [f"client.commands.{name}" for name in CQ_COMMAND_HELPERS]
+    commands = [
+        module for module in import_graph()
+        if _within(module, ["client.commands"]) and module != "client.commands"
+        and module not in helpers
+    ]
+    assert "client.commands.game" in commands and "client.commands.watch" in commands
+    problems = broken(commands, commands) + broken(helpers, commands)
+    assert not problems, "\n".join(problems)
+
 def test_no_circles_among_our_modules() -> None:
     found = circles(import_graph())
     assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
