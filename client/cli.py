@@ -11,9 +11,17 @@ from __future__ import annotations
 import click
 
 from client import __version__
-from client.commands import play  # noqa: F401  (registers move, jump, place on `game`)
+from client.commands import (  # noqa: F401  (each adds its commands to the `game` group)
+    game,
+    leaderboard,
+    marks,
+    messages,
+    play,
+    trade,
+    watch,
+)
 from client.commands.account import login, logout, signup, verify
-from client.commands.game import game
+from client.commands.game_group import game as game_group
 from client.commands.profiles_cmd import profile
 from client.commands.server import server
 from client.commands.user import user
@@ -35,7 +43,8 @@ def cli(ctx: click.Context) -> None:
     ctx.ensure_object(AppState)
 
 
-for command in (signup, login, logout, verify, server, user, profile, game):
+user.add_command(profile)  # `cq user profile` is `cq profile`
+for command in (signup, login, logout, verify, server, user, profile, game_group):
     cli.add_command(command)
 
 

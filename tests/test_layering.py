@@ -1,11 +1,21 @@
-"""The layers call only the layer below them (ARCHITECTURE.md): checked by walking the imports."""
+"""The layers call only the layer below them (ARCHITECTURE.md): checked by walking the imports.
+
+Each "never" of the layering is a test of its own, so that a broken rule names itself.
+Most read the import graph of our three packages (`import_graph`): every import
+statement anywhere in a module (inside functions and `if TYPE_CHECKING:` blocks too),
+relative ones resolved, each pointing at the module of ours it names.
+"""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+OUR_PACKAGES = ("corridorquest", "client", "admin")
+SERVER_ROOMS_ABOVE_THE_SERVICES = ("api", "web", "live", "notify", "scheduler")
 
 
 def imported_modules(package: str) -> dict[str, set[str]]:
@@ -71,3 +81,202 @@ def test_bots_import_nothing_of_ours_but_the_engine() -> None:
             assert name.startswith(("corridorquest.engine", "corridorquest.bots")) or (
                 top in sys.stdlib_module_names and top != "corridorquest"
             ), f"{module} imports {name}"
+
+
+# --- the import graph -------------------------------------------------------------------
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@cache
+def import_graph() -> dict[str, frozenset[str]]:
+    """module -> the modules of ours it imports (`corridorquest.store.models`, ...).
+
+    `from package import name` points at the submodule `package.name` when there is one,
+    else at the package; a name below a module (`from m import f`) points at `m`."""
+    files = {
+        _module_name(path): path
+        for package in OUR_PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+
+    def ours(name: str) -> str | None:
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, frozenset[str]] = {}
+    for module, path in files.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        targets: set[str | None] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets.update(ours(alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package
+                    for _ in range(node.level - 1):
+                        anchor = anchor.rpartition(".")[0]
+                    base = f"{anchor}.{base}" if base else anchor
+                targets.update(ours(f"{base}.{alias.name}") or ours(base) for alias in node.names)
+        graph[module] = frozenset(t for t in targets if t is not None and t != module)
+    return graph
+
+
+def _within(name: str, rooms: Iterable[str]) -> bool:
+    return any(name == room or name.startswith(room + ".") for room in rooms)
+
+
+def arrows_from(rooms: Iterable[str]) -> list[tuple[str, str]]:
+    """(module, imported module) for every import out of a module in `rooms`."""
+    rooms = tuple(rooms)
+    return [
+        (module, target)
+        for module, targets in sorted(import_graph().items())
+        if _within(module, rooms)
+        for target in sorted(targets)
+    ]
+
+
+def broken(rooms: Iterable[str], forbidden: Iterable[str]) -> list[str]:
+    forbidden = tuple(forbidden)
+    return [f"{module} imports {target}" for module, target in arrows_from(rooms)
+            if _within(target, forbidden)]
+
+
+def circles(graph: dict[str, frozenset[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+# --- the nevers ---------------------------------------------------------------------------
+
+
+def test_the_import_graph_sees_our_modules_and_their_imports() -> None:
+    graph = import_graph()
+    assert "corridorquest.store.models" in graph["corridorquest.store.check"]
+    assert "corridorquest.engine" in graph["client.legal"]
+    assert {"client", "admin", "corridorquest.engine"} <= set(graph)
+
+
+def test_engine_imports_nothing_of_ours() -> None:
+    problems = [
+        f"{module} imports {target}"
+        for module, target in arrows_from(["corridorquest.engine"])
+        if not _within(target, ["corridorquest.engine"])
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_store_imports_no_service_api_web_live_notify_or_scheduler() -> None:
+    rooms = ("services", *SERVER_ROOMS_ABOVE_THE_SERVICES)
+    problems = broken(["corridorquest.store"], [f"corridorquest.{room}" for room in rooms])
+    assert not problems, "\n".join(problems)
+
+
+def test_services_import_no_api_web_live_notify_or_scheduler() -> None:
+    # Holds today without exceptions (no allow-list): the services publish events
+    # (corridorquest.events) and live/notify subscribe to them.
+    problems = broken(
+        ["corridorquest.services"],
+        [f"corridorquest.{room}" for room in SERVER_ROOMS_ABOVE_THE_SERVICES],
+    )
+    assert not problems, "\n".join(problems)
+
+
+def test_security_imports_no_services_nor_anything_above_them() -> None:
+    rooms = ("services", *SERVER_ROOMS_ABOVE_THE_SERVICES)
+    problems = broken(["corridorquest.security"], [f"corridorquest.{room}" for room in rooms])
+    assert not problems, "\n".join(problems)
+
+
+def test_clients_import_nothing_of_the_server_but_the_engine() -> None:
+    # Holds today without exceptions (no allow-list): cq, cq-shell and cq-admin talk
+    # HTTP; the engine (pure rules) draws boards and lists legal moves.
+    problems = [
+        f"{module} imports {target}"
+        for module, target in arrows_from(["client", "admin"])
+        if _within(target, ["corridorquest"]) and not _within(target, ["corridorquest.engine"])
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_player_client_imports_nothing_of_the_admin_tool() -> None:
+    problems = broken(["client"], ["admin"])
+    assert not problems, "\n".join(problems)
+
+
+# What the cq command modules share: imported by them, importing none of them.
+CQ_COMMAND_HELPERS = ("options", "game_group", "sessions")
+
+
+def test_no_cq_command_module_imports_another() -> None:
+    helpers = [f"client.commands.{name}" for name in CQ_COMMAND_HELPERS]
+    commands = [
+        module for module in import_graph()
+        if _within(module, ["client.commands"]) and module != "client.commands"
+        and module not in helpers
+    ]
+    assert "client.commands.game" in commands and "client.commands.watch" in commands
+    problems = broken(commands, commands) + broken(helpers, commands)
+    assert not problems, "\n".join(problems)
+
+def test_no_circles_among_our_modules() -> None:
+    found = circles(import_graph())
+    assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    graph = {
+        "a": frozenset({"b"}),
+        "b": frozenset({"c"}),
+        "c": frozenset({"a", "d"}),
+        "d": frozenset(),
+        "e": frozenset({"e"}),
+    }
+    assert circles(graph) == [["a", "b", "c"]]
+

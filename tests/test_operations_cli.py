@@ -26,8 +26,8 @@ from corridorquest.cli import main
 from corridorquest.engine import GameRecord, GameState, ReplayError, Seat, Step
 from corridorquest.engine.trading import transfer_wall
 from corridorquest.store import Store
-from corridorquest.store.check import StoredAction, Trade, replay_stored
 from corridorquest.store.migrations import STEPS, latest_version
+from corridorquest.store.replay import StoredAction, Trade, replay_stored
 from tests.api.wander_helpers import WanderingGame
 from tests.support.games import history, play
 from tests.support.server import (

@@ -7,7 +7,7 @@ import click
 from admin.profiles import PROFILE_ENV
 from admin.state import AdminState, pass_admin
 from client.api import normalize_server_url
-from client.commands.account import end_session, open_session
+from client.commands.sessions import end_session, open_session
 from client.errors import CqError, InputError
 from client.profiles import DEFAULT_SERVER_URL, check_profile_name
 

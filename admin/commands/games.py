@@ -6,7 +6,7 @@ import click
 
 from admin.output import emit, json_option
 from admin.state import AdminState, pass_admin
-from client.commands.game import RELATIONS, STATUS_HELP, StatusChoice
+from client.commands.game_group import RELATIONS, STATUS_HELP, StatusChoice
 from client.commands.options import GAME_ID
 from client.render.game_text import render_game, render_game_list
 

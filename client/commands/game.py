@@ -1,7 +1,8 @@
 """``cq game``: show, create, list, join, change and cancel games.
 
-The actions of play (move, jump, place) live in :mod:`client.commands.play`; messages,
-marks, trading and leaderboards add their own modules and register on :data:`game`.
+The group itself is :mod:`client.commands.game_group`'s; the actions of play (move,
+jump, place), messages, marks, trading, watching and leaderboards live in modules of
+their own that add their commands to it (`client/cli.py` imports them all).
 """
 
 from __future__ import annotations
@@ -12,57 +13,18 @@ from typing import Any
 
 import click
 
+from client.commands.game_group import (
+    RELATIONS,
+    STATUS_HELP,
+    StatusChoice,
+    echo_game,
+    game,
+)
 from client.commands.options import board_size_option, game_id_option, players_option
-from client.errors import CqError, InputError
-from client.render.game_text import render_game, render_game_list
-from client.render.themes import Theme, get_theme
+from client.errors import InputError
+from client.render.game_text import render_game_list
 from client.safe_text import visible
 from client.state import AppState, pass_state
-
-LIST_STATUSES = ("waiting", "active", "finished", "cancelled", "started")
-STATUS_ALIASES = {"canceled": "cancelled"}  # the original manual's spelling, still accepted
-STATUS_HELP = ("filter on game status [possible values: waiting, active, finished, "
-               "cancelled]")
-
-
-class StatusChoice(click.Choice):
-    """The statuses of ``game list -s``: completes and lists "cancelled" (as the output
-    spells it) and accepts the manual's "canceled" too."""
-
-    def __init__(self) -> None:
-        super().__init__(LIST_STATUSES)
-
-    def convert(self, value: object, param: click.Parameter | None,
-                ctx: click.Context | None) -> object:
-        if isinstance(value, str):
-            value = STATUS_ALIASES.get(value, value)
-        return super().convert(value, param, ctx)
-RELATIONS = ("admin", "player", "won", "current")
-
-
-@click.group()
-def game() -> None:
-    """Operations on Games."""
-
-
-def board_theme(state: AppState) -> Theme | None:
-    """The user's theme (cached in the profile), or None when colour is off."""
-    if not state.use_color():
-        return None
-    profile = state.profile
-    if profile.theme is None and profile.token:
-        try:
-            with state.api() as api:
-                profile.theme = api.me().get("theme") or "dark"
-            state.save(profile)
-        except CqError:
-            pass
-    return get_theme(profile.theme)
-
-
-def echo_game(state: AppState, data: dict[str, Any]) -> None:
-    theme = board_theme(state)
-    click.echo(render_game(data, theme, me=state.profile.username), color=theme is not None)
 
 
 @game.command()
@@ -265,6 +227,3 @@ def cancel(state: AppState, game_id: int) -> None:
     else:
         click.echo(f"You left game {game_id}; it waits for another player.")
 
-
-# Command groups of other modules register on `game` when imported (they import `game`).
-from client.commands import leaderboard, marks, messages, trade, watch  # noqa: E402, F401

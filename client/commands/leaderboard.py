@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from client.commands.game import game
+from client.commands.game_group import game
 from client.commands.options import board_size_option, players_option
 from client.render.scores import render_leaderboard
 from client.state import AppState, pass_state

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from client.commands.game import echo_game, game
+from client.commands.game_group import echo_game, game
 from client.commands.options import game_id_option
 from client.state import AppState, pass_state
 

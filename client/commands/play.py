@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import click
 
-from client.commands.game import echo_game, game
+from client.commands.game_group import echo_game, game
 from client.commands.options import game_id_option
 from client.errors import CqError
 from client.legal import legal_targets

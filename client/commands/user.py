@@ -6,9 +6,8 @@ from typing import Any
 
 import click
 
-from client.commands.account import hint_for_profile, run_verify
 from client.commands.options import server_url_option
-from client.commands.profiles_cmd import profile
+from client.commands.sessions import hint_for_profile, run_verify
 from client.render.scores import render_highscores
 from client.render.themes import THEME_NAMES
 from client.state import AppState, pass_state
@@ -236,6 +235,4 @@ def theme(state: AppState, new_theme: str) -> None:
     state.save(profile_)
     click.echo(f"Theme set to {profile_.theme}.")
 
-
-user.add_command(profile)
 

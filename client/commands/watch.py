@@ -17,11 +17,11 @@ from typing import Any
 
 import click
 
-from client.commands.game import echo_game, game
-from client.commands.messages import message_line
+from client.commands.game_group import echo_game, game
 from client.commands.options import game_id_option
 from client.live_follow import LOST_NOTE, GameStream
 from client.render.game_text import action_text
+from client.render.message_text import message_line
 from client.sse import ServerEvent
 from client.state import AppState, pass_state
 

@@ -13,7 +13,7 @@ from prompt_toolkit.history import FileHistory
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from client import __version__
-from client.commands.game import board_theme
+from client.commands.game_group import board_theme
 from client.commands.options import GAME_ID
 from client.errors import RefusedError
 from client.profiles import data_dir

@@ -24,9 +24,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from client.commands.messages import message_line
 from client.errors import CqError
 from client.live_follow import GameStream
+from client.render.message_text import message_line
 from client.shell.live import GameWatch, redraw_if_changed
 from client.sse import ServerEvent
 from client.state import AppState

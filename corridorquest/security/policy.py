@@ -1,14 +1,15 @@
 """What a username, e-mail address, password, description and ntfy topic may be (SPEC §7).
 
-Each ``check_*`` returns the cleaned value or raises ``Unprocessable`` (422) with the
-stable reason clients switch on (``invalid_username``, ``invalid_email``, ...).
+Each ``check_*`` returns the cleaned value or raises ``InvalidValue`` (security/errors.py;
+the services answer it with 422) with the stable reason clients switch on
+(``invalid_username``, ``invalid_email``, ...).
 """
 
 from __future__ import annotations
 
 import re
 
-from corridorquest.services.errors import Unprocessable
+from corridorquest.security.errors import InvalidValue
 
 USERNAME_MAX = 10
 GAME_TOPIC_PREFIX = "game_"  # the ntfy topics of games (notify/facts.py)
@@ -34,21 +35,21 @@ _NTFY_TOPIC = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 def check_username(username: str) -> str:
     if not username:
-        raise Unprocessable("invalid_username", "the username must not be empty")
+        raise InvalidValue("invalid_username", "the username must not be empty")
     if len(username) > USERNAME_MAX:
-        raise Unprocessable(
+        raise InvalidValue(
             "invalid_username", f"the username may have at most {USERNAME_MAX} characters"
         )
     if not _USERNAME.fullmatch(username):
-        raise Unprocessable(
+        raise InvalidValue(
             "invalid_username",
             "the username must start with a letter, followed by letters, digits, _ or -",
         )
     if username.lower() in RESERVED_USERNAMES:
-        raise Unprocessable("invalid_username", f"the username {username!r} is reserved")
+        raise InvalidValue("invalid_username", f"the username {username!r} is reserved")
     if username.lower().startswith(GAME_TOPIC_PREFIX):
         # a user's ntfy topic is its username; game topics are game_<id> / game_<code>
-        raise Unprocessable(
+        raise InvalidValue(
             "invalid_username", f"a username may not start with {GAME_TOPIC_PREFIX!r}"
         )
     return username
@@ -65,21 +66,21 @@ def check_email(email: str) -> str:
         or local.endswith(".")
         or ".." in local
     ):
-        raise Unprocessable("invalid_email", f"{email!r} is not a valid e-mail address")
+        raise InvalidValue("invalid_email", f"{email!r} is not a valid e-mail address")
     return email
 
 
 def check_password(password: str, username: str) -> str:
     if len(password) < PASSWORD_MIN:
-        raise Unprocessable(
+        raise InvalidValue(
             "invalid_password", f"the password needs at least {PASSWORD_MIN} characters"
         )
     if len(password) > PASSWORD_MAX:
-        raise Unprocessable(
+        raise InvalidValue(
             "invalid_password", f"the password may have at most {PASSWORD_MAX} characters"
         )
     if password.strip().lower() == username.lower():
-        raise Unprocessable("invalid_password", "the password must not be the username")
+        raise InvalidValue("invalid_password", "the password must not be the username")
     return password
 
 
@@ -139,12 +140,12 @@ def has_control_characters(text: str) -> bool:
 
 def check_description(description: str) -> str:
     if has_control_characters(description):
-        raise Unprocessable(
+        raise InvalidValue(
             "invalid_description",
             "the description must be one line without control or invisible characters",
         )
     if len(description) > DESCRIPTION_MAX:
-        raise Unprocessable(
+        raise InvalidValue(
             "invalid_description",
             f"the description may have at most {DESCRIPTION_MAX} characters",
         )
@@ -162,7 +163,7 @@ def check_ntfy_topic(topic: str | None) -> str | None:
         or len(topic) <= USERNAME_MAX
         or topic.lower().startswith(GAME_TOPIC_PREFIX)
     ):
-        raise Unprocessable(
+        raise InvalidValue(
             "invalid_ntfy_topic",
             f"a DM topic has {USERNAME_MAX + 1} to 64 letters, digits, _ or -, and does not "
             f"start with {GAME_TOPIC_PREFIX!r} (keep it secret: whoever knows it reads your DMs)",
@@ -172,5 +173,5 @@ def check_ntfy_topic(topic: str | None) -> str | None:
 
 def check_theme(theme: str) -> str:
     if theme not in THEMES:
-        raise Unprocessable("invalid_theme", f"the theme must be one of {', '.join(THEMES)}")
+        raise InvalidValue("invalid_theme", f"the theme must be one of {', '.join(THEMES)}")
     return theme

@@ -13,8 +13,11 @@ Exception
       └── Unavailable         503  database_busy, password_hashing_busy (+ retry_after)
 ```
 
-`service_error_for` turns the exceptions of the layer below that a client should see as
-such an answer (the store's `DatabaseBusy`) into a `ServiceError`, for the API's handler.
+`service_error_for` turns the exceptions of the layers below that a client should see as
+such an answer (the store's `DatabaseBusy`; security's refusals: `InvalidValue` -> 422,
+`HttpsRequired` -> 403, reason and message kept) into a `ServiceError`, for the API's
+handler; `security_refusals_as_service_errors` does it inside a service, where callers
+catch `ServiceError`.
 
 `reason` is stable snake_case (clients switch on it); `message` is one human line.
 `extra` holds additional JSON fields (`attempts_left`, `retry_after`, `game`, ...).
@@ -22,8 +25,11 @@ such an answer (the store's `DatabaseBusy`) into a `ServiceError`, for the API's
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from corridorquest.security.errors import HttpsRequired, InvalidValue, SecurityRefusal
 from corridorquest.store.db import DatabaseBusy
 
 
@@ -92,11 +98,17 @@ class Unavailable(ServiceError):
 
 
 def service_error_for(error: BaseException) -> ServiceError | None:
-    """The answer for an exception of the store, None for anything else.
+    """The answer for an exception of the store or of security, None for anything else.
 
     `DatabaseBusy`: another program held SQLite's write lock for longer than
     DATABASE_BUSY_TIMEOUT; the write changed nothing and may be sent again.
+    `InvalidValue` (a username, address, password... the policy refuses): 422;
+    `HttpsRequired`: 403; both with security's reason and message.
     """
+    if isinstance(error, InvalidValue):
+        return Unprocessable(error.reason, error.message)
+    if isinstance(error, HttpsRequired):
+        return Forbidden(error.reason, error.message)
     if isinstance(error, DatabaseBusy):
         return Unavailable(
             "database_busy",
@@ -105,3 +117,16 @@ def service_error_for(error: BaseException) -> ServiceError | None:
             retry_after=error.retry_after,
         )
     return None
+
+
+@contextmanager
+def security_refusals_as_service_errors() -> Iterator[None]:
+    """Inside the block, a refusal of security's rules is raised as the service error
+    the API answers for it (`service_error_for`)."""
+    try:
+        yield
+    except SecurityRefusal as error:
+        answer = service_error_for(error)
+        if answer is None:
+            raise
+        raise answer from None

@@ -11,6 +11,7 @@ from typing import Any
 
 from corridorquest.events import Event
 from corridorquest.security import policy
+from corridorquest.security.errors import InvalidValue
 from corridorquest.security.passwords import hash_password_sync
 from corridorquest.security.ratelimit import RateLimit
 from corridorquest.security.tokens import new_password
@@ -22,6 +23,7 @@ from corridorquest.services.errors import (
     NotFound,
     RateLimited,
     Unprocessable,
+    security_refusals_as_service_errors,
 )
 from corridorquest.services.outbound import keep_events, queue_mail, wake
 from corridorquest.services.sessions import ADDRESS_MAX, find_user
@@ -196,11 +198,12 @@ async def signup(
     SIGNUP_WINDOW (429 beyond, before any other check).
     """
     address = (address or "unknown")[:ADDRESS_MAX]
-    username = policy.check_username(username)
-    email = policy.check_email(email)
-    policy.check_password(password, username)
-    description = policy.check_description(description or "")
-    topic = policy.check_ntfy_topic(ntfy_dm_topic)
+    with security_refusals_as_service_errors():
+        username = policy.check_username(username)
+        email = policy.check_email(email)
+        policy.check_password(password, username)
+        description = policy.check_description(description or "")
+        topic = policy.check_ntfy_topic(ntfy_dm_topic)
     retention = signup_retention(ctx.settings)
 
     def check() -> None:
@@ -305,7 +308,8 @@ async def request_password_change(
         return found
 
     user = await ctx.store.transaction(find)
-    policy.check_password(new_password_text, user.username)
+    with security_refusals_as_service_errors():
+        policy.check_password(new_password_text, user.username)
     password_hash = await ctx.password_work(hash_password_sync, new_password_text)
     ttl = settings.verification_code_ttl
 
@@ -330,7 +334,8 @@ async def request_email_change(
 ) -> dict[str, Any]:
     """E-mail a code to the NEW address and a notice to the old; applied on verify. An
     address held by an expired signup is taken over."""
-    email = policy.check_email(email)
+    with security_refusals_as_service_errors():
+        email = policy.check_email(email)
     ttl = ctx.settings.verification_code_ttl
     retention = signup_retention(ctx.settings)
 
@@ -379,14 +384,15 @@ async def update_me(
 ) -> dict[str, Any]:
     """Apply any of description, username, theme, ntfy_dm_topic, notify; all or nothing."""
     values: dict[str, Any] = {}
-    if "description" in changes:
-        values["description"] = policy.check_description(changes["description"] or "")
-    if "username" in changes:
-        values["username"] = policy.check_username(changes["username"] or "")
-    if "theme" in changes:
-        values["theme"] = policy.check_theme(changes["theme"] or "")
-    if "ntfy_dm_topic" in changes:
-        values["ntfy_dm_topic"] = policy.check_ntfy_topic(changes["ntfy_dm_topic"])
+    with security_refusals_as_service_errors():
+        if "description" in changes:
+            values["description"] = policy.check_description(changes["description"] or "")
+        if "username" in changes:
+            values["username"] = policy.check_username(changes["username"] or "")
+        if "theme" in changes:
+            values["theme"] = policy.check_theme(changes["theme"] or "")
+        if "ntfy_dm_topic" in changes:
+            values["ntfy_dm_topic"] = policy.check_ntfy_topic(changes["ntfy_dm_topic"])
     for kind, enabled in (changes.get("notify") or {}).items():
         if kind not in NOTIFY_KINDS or not isinstance(enabled, bool):
             raise Unprocessable(
@@ -435,7 +441,7 @@ def ensure_initial_admin(store: Store, username: str, email: str, force: bool) -
     try:
         policy.check_username(username)
         policy.check_email(email)
-    except Unprocessable as error:
+    except InvalidValue as error:
         raise ValueError(f"ADMIN_USERNAME / ADMIN_EMAIL: {error.message}") from None
     password = new_password()
     password_hash = hash_password_sync(password)

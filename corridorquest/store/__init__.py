@@ -3,7 +3,8 @@
 - `db.py`: DATABASE_URL -> database, and `Store.transaction(fn, *args)`, the one way into
   the database for the async server.
 - `models.py`: every table.
-- `migrations.py`: ordered schema steps, applied on every start.
+- `migrations/`: ordered schema steps, applied on every start.
+- `check.py`, `replay.py`: `corridorquest check`; stored games read back and replayed.
 """
 
 from peewee import DatabaseError, IntegrityError, InterfaceError, OperationalError

@@ -11,8 +11,8 @@ import pytest
 from click.testing import Result
 
 from client.cli import cli
-from client.gen_reference import walk
 from client.profiles import Profile, ProfileStore
+from gen_reference import walk
 
 Cq = Callable[..., Result]
 ALL_PATHS = [path for path, _ in walk(cli, [])]

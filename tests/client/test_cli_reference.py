@@ -3,12 +3,12 @@ be current."""
 
 from __future__ import annotations
 
-from client.gen_reference import ADMIN_REFERENCE, REFERENCE, generate, generate_admin
+from gen_reference import ADMIN_REFERENCE, REFERENCE, generate, generate_admin
 
 
 def test_cli_reference_is_current() -> None:
     assert REFERENCE.read_text(encoding="utf-8") == generate(), (
-        "docs/cli-reference.md is stale: run python -m client.gen_reference"
+        "docs/cli-reference.md is stale: run python gen_reference.py"
     )
 
 
@@ -21,7 +21,7 @@ def test_cli_reference_covers_every_command() -> None:
 
 def test_cq_admin_reference_is_current() -> None:
     assert ADMIN_REFERENCE.read_text(encoding="utf-8") == generate_admin(), (
-        "docs/cq-admin-reference.md is stale: run python -m client.gen_reference"
+        "docs/cq-admin-reference.md is stale: run python gen_reference.py"
     )
 
 

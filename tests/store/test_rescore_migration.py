@@ -26,8 +26,8 @@ import httpx
 
 from corridorquest.engine import GameState, Seat, final_scores
 from corridorquest.store import Store
+from corridorquest.store.migrations.rescore import FINISHED_MARK, Scored, rewrite_finish_text
 from corridorquest.store.models import Game, GameMessage, GamePlayer, SchemaVersion, User
-from corridorquest.store.rescore import FINISHED_MARK, Scored, rewrite_finish_text
 from tests.support.finishing_games import FOUR_PLAYER_SCRIPT, TWO_PLAYER_SCRIPT
 from tests.support.games import get_game, history, join, new_game, play
 from tests.support.server import (

@@ -7,7 +7,7 @@ finished game with the engine's `final_scores`:
 
 - the position is the one the game's stored actions give, replayed from the start
   position of its seed with its wall trades moving walls between hands where they were
-  closed: the replayer of `corridorquest check` (store/check.py), so a game is scored from
+  closed: the replayer of `corridorquest check` (store/replay.py), so a game is scored from
   what was played, whatever its stored final state (`game.state`) says. When the two
   disagree (a state edited by hand, a bug of the day), a WARNING names the game and the
   fields that differ, and the replay counts; the stored state is left as it is for an
@@ -36,15 +36,18 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import peewee as pw
 
 from corridorquest.engine import GameState, ReplayError, Seat, final_scores
 from corridorquest.store.models import Game, GameMessage, GamePlayer
-
-if TYPE_CHECKING:
-    from corridorquest.store.check import StoredRows
+from corridorquest.store.replay import (
+    StoredRows,
+    read_rows,
+    replay_stored,
+    state_differences,
+    stored_trades,
+)
 
 log = logging.getLogger(__name__)
 
@@ -92,12 +95,6 @@ def rewrite_finish_text(text: str, players: Sequence[Scored]) -> str | None:
 def _final_position(game: Game, stored: StoredRows) -> GameState | None:
     """The position of a finished game: its actions replayed (see the module docstring);
     its stored state when they do not replay; None when neither is there."""
-    from corridorquest.store.check import (  # check imports migrations, which import us
-        replay_stored,
-        state_differences,
-        stored_trades,
-    )
-
     saved: dict[str, object] | None = None
     try:
         loaded = json.loads(game.state) if game.state is not None else None
@@ -186,8 +183,6 @@ def _rescore(game: Game, stored: StoredRows, messages: list[GameMessage]) -> boo
 
 def rescore_finished_games(db: pw.Database) -> None:
     """Migration step 7 (inside its transaction)."""
-    from corridorquest.store.check import read_rows  # check imports migrations, which import us
-
     changed = 0
     last_id = 0
     while True:

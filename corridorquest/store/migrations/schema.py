@@ -1,0 +1,95 @@
+"""The bodies of the schema steps: tables created, columns added, indexes dropped or made.
+
+Each receives the database inside its step's transaction (see the package docstring).
+Steps that change data rather than the schema have modules of their own (rescore.py:
+step 7, message_names.py: step 8).
+"""
+
+from __future__ import annotations
+
+import peewee as pw
+
+from corridorquest.store.migrations.columns import add_column_if_missing
+from corridorquest.store.models import (
+    ALL_MODELS,
+    AdminAction,
+    GameMarker,
+    GameMessage,
+    InvitationMail,
+    MessageMute,
+    OutboxItem,
+    PasswordRequest,
+    SignupRequest,
+    WallOffer,
+)
+
+
+def initial_schema(db: pw.Database) -> None:
+    db.create_tables(ALL_MODELS, safe=True)
+
+
+def markers(db: pw.Database) -> None:
+    db.create_tables([GameMarker], safe=True)
+
+
+def trading_and_messages(db: pw.Database) -> None:
+    db.create_tables([WallOffer, GameMessage, MessageMute], safe=True)
+
+
+def offer_action_number(db: pw.Database) -> None:
+    add_column_if_missing(db, "wall_offer", "closed_after_action", pw.IntegerField(null=True))
+
+
+# Indexes that cost a page write on every move and serve no query: the (game, ...)
+# composite indexes serve every lookup by game; by user, only the foreign keys' ON DELETE
+# would use them, and the only users ever deleted are never-verified signups, who have
+# neither actions nor messages.
+_MOVE_PATH_INDEXES = (
+    "game_action_game_id",
+    "game_action_user_id",
+    "game_message_game_id",
+    "game_message_sender_id",
+    "game_message_recipient_id",
+)
+
+
+def drop_move_path_indexes(db: pw.Database) -> None:
+    for name in _MOVE_PATH_INDEXES:
+        db.execute_sql(f'DROP INDEX IF EXISTS "{name}"')
+
+
+def password_requests(db: pw.Database) -> None:
+    db.create_tables([PasswordRequest], safe=True)
+
+
+def invitation_mails(db: pw.Database) -> None:
+    db.create_tables([InvitationMail], safe=True)
+
+
+def outbox_and_digest(db: pw.Database) -> None:
+    db.create_tables([OutboxItem], safe=True)
+    add_column_if_missing(db, "user", "notify_digest", pw.BooleanField(default=False))
+    add_column_if_missing(db, "user", "digest_sent_at", pw.DateTimeField(null=True))
+
+
+def admin_audit(db: pw.Database) -> None:
+    db.create_tables([AdminAction], safe=True)
+
+
+def action_revision(db: pw.Database) -> None:
+    add_column_if_missing(db, "game_action", "revision", pw.IntegerField(null=True))
+
+
+def message_index_by_id(db: pw.Database) -> None:
+    db.execute_sql('DROP INDEX IF EXISTS "game_message_game_id_sender_id_kind"')
+    db.execute_sql(
+        'CREATE INDEX IF NOT EXISTS "game_message_game_id_id" ON "game_message" ("game_id", "id")'
+    )
+
+
+def signup_requests(db: pw.Database) -> None:
+    db.create_tables([SignupRequest], safe=True)
+
+
+def login_attempt_checking(db: pw.Database) -> None:
+    add_column_if_missing(db, "login_attempt", "checking", pw.BooleanField(default=False))
