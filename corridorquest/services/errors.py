@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from corridorquest.security.errors import HttpsRequired, InvalidValue, SecurityRefusal
-from corridorquest.store.db import DatabaseBusy
+from corridorquest.store.lock_wait import DatabaseBusy
 
 
 class ServiceError(Exception):

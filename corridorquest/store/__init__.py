@@ -1,7 +1,8 @@
 """Persistence: the only package that sets up peewee databases.
 
-- `db.py`: DATABASE_URL -> database, and `Store.transaction(fn, *args)`, the one way into
-  the database for the async server.
+- `connection.py`: DATABASE_URL -> database; `facade.py`: `Store.transaction(fn, *args)`,
+  the one way into the database for the async server (`group_commit.py`, `lock_wait.py`,
+  `transaction_memo.py` and `row_locks.py` hold its parts).
 - `models.py`: every table.
 - `migrations/`: ordered schema steps, applied on every start.
 - `check.py`, `replay.py`: `corridorquest check`; stored games read back and replayed.
@@ -9,18 +10,13 @@
 
 from peewee import DatabaseError, IntegrityError, InterfaceError, OperationalError
 
-from corridorquest.store.db import (
-    DatabaseBusy,
-    DatabaseUrlError,
-    SqliteOptions,
-    Store,
-    connect,
-    lock_for_update,
-    transaction_lock,
-    transaction_memo,
-)
+from corridorquest.store.connection import DatabaseUrlError, SqliteOptions, connect
+from corridorquest.store.facade import Store
+from corridorquest.store.lock_wait import DatabaseBusy
 from corridorquest.store.migrations import current_version, latest_version, migrate_database
 from corridorquest.store.models import database, utcnow
+from corridorquest.store.row_locks import lock_for_update, transaction_lock
+from corridorquest.store.transaction_memo import transaction_memo
 
 __all__ = [
     "DatabaseBusy",

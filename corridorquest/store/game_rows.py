@@ -17,8 +17,8 @@ from typing import Any, NamedTuple
 import peewee as pw
 
 from corridorquest.store import fast
-from corridorquest.store.db import transaction_memo
 from corridorquest.store.models import Game, GameAction, GameMessage, GamePlayer, User, database
+from corridorquest.store.transaction_memo import transaction_memo
 
 # The user columns a loaded player carries (`player.user` is a partial User; `version_of`
 # names them one by one).

@@ -13,7 +13,7 @@ import logging
 import threading
 from typing import Any
 
-from corridorquest.store.db import connect
+from corridorquest.store.connection import connect
 
 log = logging.getLogger(__name__)
 

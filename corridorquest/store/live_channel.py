@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from corridorquest.store.db import connect
+from corridorquest.store.connection import connect
 from corridorquest.store.leader_lock import CONNECT_TIMEOUT, KEEPALIVES
 from corridorquest.store.models import database
 

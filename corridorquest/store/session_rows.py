@@ -12,7 +12,7 @@ from typing import NamedTuple
 import peewee as pw
 
 from corridorquest.store import fast
-from corridorquest.store.db import is_busy
+from corridorquest.store.lock_wait import is_busy
 from corridorquest.store.models import Session, User
 
 

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from corridorquest.store.db import sqlite_path
+from corridorquest.store.connection import sqlite_path
 
 # Windows locks byte ranges, and nobody can read a locked byte: the lock is on a byte
 # past the holder's description, which the next process reads for its message.

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from corridorquest.store.db import sqlite_path
+from corridorquest.store.connection import sqlite_path
 from tests.api.wander_helpers import WanderingGame
 from tests.support.server import RunningServer, running_server
 from tests.support.users import auth, insert_user

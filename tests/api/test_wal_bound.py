@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from corridorquest.store.db import sqlite_path
+from corridorquest.store.connection import sqlite_path
 from tests.api.wander_helpers import WanderingGame
 from tests.support.games import play
 from tests.support.server import RunningServer, running_server

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from corridorquest.store.db import sqlite_path
+from corridorquest.store.connection import sqlite_path
 from tests.client.play_helpers import best_step, created_id, game_json
 from tests.support.server import RunningServer
 
