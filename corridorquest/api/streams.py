@@ -31,9 +31,10 @@ from corridorquest.api.games import checked_id
 from corridorquest.api.sessions import client_address
 from corridorquest.api.validation import check_text, parse_query
 from corridorquest.live import sse
-from corridorquest.live.hub import LiveHub, Stream
+from corridorquest.live.hub import LiveHub
 from corridorquest.live.limits import bound_socket_buffer
 from corridorquest.live.output import Out
+from corridorquest.live.stream import Stream
 from corridorquest.services.errors import Unprocessable
 from corridorquest.services.live_views import parse_cursor
 

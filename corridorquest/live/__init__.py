@@ -1,6 +1,7 @@
 """Live streams: server-sent events of a game's changes and of a user's own events.
 
-- `hub.py`: this process's open streams and what each is sent (through services.live_views);
+- `hub.py`: this process's open streams (`stream.py`), their bounds and sessions;
+- `looks.py`: what each stream is sent after a change (through services.live_views);
 - `relay.py`: PostgreSQL LISTEN/NOTIFY, so that a change made by one server process
   reaches the streams held by every other one;
 - `output.py`, `writer.py`: a stream's connection, written by the server or by the

@@ -1,18 +1,7 @@
-"""The live hub: this process's open streams, and what each of them is sent.
+"""The live hub: this process's open streams, their bounds and their sessions.
 
-Every change reaches the hub as an event of the bus (a write of this process, after its
-commit) or of the relay (a write of another process, on PostgreSQL). The hub does not
-trust an event to say what changed: it only marks the game for a look, and the look
-(`services.live_views.catch_up`) works out from each stream's cursor what that stream
-has not had yet, as the API would show it to its reader. The games marked in one turn of
-the event loop are looked at together, in one read transaction; events that arrive while
-a look runs make one more look after it: a busy game is looked at once per turn of the
-loop at most, never once per event per stream.
-
-Streams that would be sent the same thing share the work: the plain spectators of a
-public game (not players, not system admins, nothing of their own in the game) at the
-same cursor get one computed update, encoded once. A player's stream is computed for
-that player.
+What each stream is sent after a change is worked out by the looks (live/looks.py,
+`StreamLooks`, a base of `LiveHub`); a stream itself is live/stream.py.
 
 Each update goes to the stream's connection at once (`Stream.put`): the stream writer
 process writes it (STREAM_WRITER=process, the default: corridorquest/live/writer.py), or
@@ -28,6 +17,7 @@ opened with those sessions end at once; a demoted admin's streams go on as far a
 user who is not an admin may watch (a private game it does not play ends).
 `close` ends every stream cleanly when the server stops.
 """
+
 
 from __future__ import annotations
 
@@ -49,8 +39,10 @@ from corridorquest.events import (
     PlayersInvited,
 )
 from corridorquest.live import limits, sse
+from corridorquest.live.looks import StreamLooks
 from corridorquest.live.output import InlineOut, InlineUnsent, Out
-from corridorquest.live.writer import ConnectionOut, WriterProcess
+from corridorquest.live.stream import Stream
+from corridorquest.live.writer import WriterProcess
 from corridorquest.services import live_views, presence
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
@@ -69,78 +61,6 @@ from corridorquest.services.trading import OfferMade, OfferWithdrawn
 log = logging.getLogger("corridorquest.live")
 
 USER_EVENTS = (ActionPlayed, GameStarted, GameFinished, GameCancelled, PlayersInvited)
-RETRY_LOOK = 1.0  # seconds before a look that failed is made again
-
-
-class Stream:
-    """One open stream: a game's (`game_id`) or a user's own (`game_id` None).
-
-    Until its handler has sent the first chunk, what the hub puts is queued (a reader
-    with more than `limit` bytes queued is dropped); then the handler hands over the
-    connection (`LiveHub.connect`) and each chunk goes to it at once (no task switch per
-    stream): written by the server itself or by the stream writer process
-    (corridorquest/live/output.py).
-    """
-
-    __slots__ = (
-        "user", "uid", "game_id", "code", "queue", "cursor", "plain", "present", "closed",
-        "abort", "signal", "limit", "counted_as", "wire", "key", "early", "_out",
-    )
-
-    def __init__(
-        self, user: CurrentUser, game_id: int | None, code: str | None, limit: int
-    ) -> None:
-        self.user = user
-        self.uid = user.id  # (read on every look: one object less to visit per stream)
-        self.counted_as: Any = user.id  # whose streams it counts among (see LiveHub.limit)
-        self.game_id = game_id
-        self.code = code  # the invitation code it was opened with (private games)
-        self.queue: list[bytes] = []  # before the handler hands the connection over
-        self.cursor: Cursor | None = None  # None until its first events are out
-        self.plain = True  # could share a spectator's updates (see the module docstring)
-        self.present = False  # counted in services.presence (a player's, or a user stream)
-        self.closed = False
-        self.abort: Callable[[], None] | None = None  # drops the connection
-        self.signal = asyncio.Event()  # its handler has something to do (queued, or ended)
-        self.limit = limit
-        self.wire: int | None = None  # its connection's number with the writer process
-        self.key: str | None = None  # its session's (services/session_ends.py)
-        # while it opens (no key yet): the keys of sessions that ended meanwhile, "" when
-        # its session or its user's rights are to be checked once it is open
-        self.early: set[str] | None = None
-        self._out: Out | None = None
-
-    def write_to(self, out: Out) -> None:
-        """The handler sent the response's head and first chunk: updates go to `out`."""
-        self._out = out
-        self.wire = out.ident if type(out) is ConnectionOut else None
-
-    def put(self, chunk: bytes) -> None:
-        if self.closed:
-            return
-        out = self._out
-        if out is None:
-            self.queue.append(chunk)
-            self.signal.set()
-            if sum(map(len, self.queue)) > self.limit:
-                self._drop()
-            return
-        out.put(chunk)
-
-    def _drop(self) -> None:
-        """A reader that does not keep up."""
-        log.info("live stream of %s dropped: it fell behind", self.user.username)
-        self.end()
-        if self.abort is not None:
-            self.abort()
-
-    def end(self) -> None:
-        """No more events: the handler finishes the response."""
-        if self.closed:
-            return
-        self.closed = True
-        self.queue.clear()
-        self.signal.set()
 
 
 def _session_key(user: CurrentUser) -> str | None:
@@ -154,7 +74,7 @@ def _session_key(user: CurrentUser) -> str | None:
     return key
 
 
-class LiveHub:
+class LiveHub(StreamLooks):
     def __init__(self, ctx: ServiceContext, writer: WriterProcess | None = None) -> None:
         self.ctx = ctx
         self.settings = ctx.settings
@@ -451,159 +371,6 @@ class LiveHub:
             elif found[1] != stream.user.is_admin:
                 self._rights_changed(stream.uid, found[1])
         self._end_streams(gone)
-
-    # --- looks --------------------------------------------------------------------------
-
-    def look_at(self, game_id: int) -> None:
-        """Look at a game if it is watched (another process changed it)."""
-        if game_id in self._games:
-            self._mark(game_id, set())
-
-    def look_at_all(self) -> None:
-        """Look at every watched game (the relay lost touch for a while)."""
-        for game_id in list(self._games):
-            self._mark(game_id, set())
-
-    def presence_changed(self, game_ids: set[int]) -> None:
-        """Another process's streams changed who is online in these games."""
-        for game_id in game_ids:
-            if game_id in self._games:
-                self._mark(game_id, set(), presence_too=True)
-
-    def _presence_changed(self, game_id: int) -> None:
-        self._mark(game_id, set(), presence_too=True)
-        if self.on_presence is not None:
-            self.on_presence()
-
-    def _mark(self, game_id: int, view_for: set[int], presence_too: bool = False) -> None:
-        if self._closing:
-            return
-        found = self._dirty.get(game_id)
-        if found is None:
-            self._dirty[game_id] = (set(view_for), presence_too)
-        else:
-            found[0].update(view_for)
-            if presence_too and not found[1]:
-                self._dirty[game_id] = (found[0], True)
-        if self._looker is None:
-            self._looker = asyncio.get_running_loop().create_task(self._look())
-
-    async def _look(self) -> None:
-        """Look at every marked game, in one read transaction per turn of the loop."""
-        try:
-            while self._dirty and not self._closing:
-                await asyncio.sleep(0)  # let this turn's other changes join the look
-                dirty, self._dirty = self._dirty, {}
-                work = []
-                for game_id, (view_for, presence_too) in dirty.items():
-                    streams = [s for s in self._games.get(game_id, ()) if s.cursor is not None]
-                    if streams:
-                        work.append((game_id, streams, view_for, presence_too))
-                if not work:
-                    continue
-                try:
-                    looked = await self.ctx.store.transaction(self._work_all, work)
-                except Exception as error:  # the database busy or away: look again soon
-                    log.warning("live update of %d games failed (%s); retrying", len(work), error)
-                    looked = [(item, None) for item in work]
-                for (game_id, _streams, view_for, presence_too), sent in looked:
-                    if sent is None:
-                        asyncio.get_running_loop().call_later(
-                            RETRY_LOOK, self._mark, game_id, view_for, presence_too
-                        )
-                        continue
-                    for members, chunk, cursor in sent:
-                        if chunk is None:  # gone, or no longer visible to the readers
-                            for stream in members:
-                                stream.end()
-                            continue
-                        self._put_all(members, chunk, cursor)
-        finally:
-            self._looker = None
-
-    def _put_all(self, streams: list[Stream], chunk: bytes, cursor: Cursor | None) -> None:
-        """Each stream moves on to `cursor` (unless None) and is sent `chunk` (unless
-        empty): `Stream.put` to each, the connections of the writer process in one call."""
-        wired: list[int] = []
-        inline: list[Stream] = []
-        for stream in streams:
-            if cursor is not None:
-                stream.cursor = cursor
-            if stream.wire is None:
-                inline.append(stream)
-            elif not stream.closed:
-                wired.append(stream.wire)
-        if not chunk:
-            return
-        if wired:
-            assert self.writer is not None
-            self.writer.put_many(wired, chunk)
-        for stream in inline:
-            stream.put(chunk)
-
-    @classmethod
-    def _work_all(cls, work: list[tuple[int, list[Stream], set[int], bool]]) -> list[Any]:
-        """Inside a read transaction: `(item, groups)` for each game of `work`, the groups
-        None when its look failed (it is looked at again later)."""
-        looked: list[Any] = []
-        try:
-            live_views.prepare_looks([item[0] for item in work])
-        except Exception as error:  # each look reads for itself then
-            log.warning("live updates could not read ahead (%s)", error)
-        for item in work:
-            try:
-                looked.append((item, cls._work(*item)))
-            except Exception as error:
-                log.warning("live update of game %s failed (%s); retrying", item[0], error)
-                looked.append((item, None))
-        return looked
-
-    @staticmethod
-    def _work(
-        game_id: int, streams: list[Stream], view_for: set[int], presence_too: bool
-    ) -> list[tuple[list[Stream], bytes | None, Cursor | None]]:
-        """Inside a read transaction: each group of streams and its chunk."""
-        loaded = live_views.game_for_streams(game_id)
-        if loaded is None:
-            return [(list(streams), None, None)]
-        private = loaded.game.private
-        players = {player.user_id for player in loaded.players}
-        # the plain spectators by their cursor, every other stream by (user, cursor)
-        groups: dict[Any, list[Stream]] = {}
-        for stream in streams:
-            plain = stream.plain  # (never a system admin's: see live_views.plain_spectator)
-            if plain and (private or stream.uid in players):
-                stream.plain = plain = False  # joined, or private: its own updates from now
-            key = stream.cursor if plain else (stream.uid, stream.cursor)
-            group = groups.get(key)
-            if group is None:
-                groups[key] = [stream]
-            else:
-                group.append(stream)
-        online = live_views.online_view(loaded) if presence_too else None
-        out: list[tuple[list[Stream], bytes | None, Cursor | None]] = []
-        for members in groups.values():
-            first = members[0]
-            assert first.cursor is not None
-            if not live_views.may_watch(loaded, first.user, first.code):
-                out.append((members, None, None))
-                continue
-            update = live_views.catch_up(
-                loaded, first.user.id, first.cursor, view=first.user.id in view_for
-            )
-            items = update.items
-            if online is not None:
-                items = [*items, ("presence", str(update.cursor), online)]
-            out.append((members, sse.events(items), update.cursor))
-        return out
-
-    async def _to_users(self, event: Event) -> None:
-        listening = set(self._users)
-        found = await self.ctx.store.transaction(live_views.user_updates, event, listening)
-        for user_id, name, data in found:
-            chunk = sse.event(name, data)
-            for stream in list(self._users.get(user_id, ())):
-                stream.put(chunk)
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
