@@ -6,6 +6,7 @@
   reaches the streams held by every other one;
 - `output.py`, `writer.py`: a stream's connection, written by the server or by the
   stream writer process (`WriterProcess.start()`, before anything else at start-up);
+- `writer_helper.py`: that process's own loop; `writer_wire.py`: the messages between them;
 - `sse.py`: the wire format;
 - `limits.py`: how many streams a process holds, and what they may hold unsent.
 
