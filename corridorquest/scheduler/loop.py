@@ -7,7 +7,7 @@ waits for a sweep's deadline beyond that. A sweep that fails is logged and tried
 after SCHEDULER_INTERVAL; the loop goes on.
 
 On SQLite the sweeps' transactions run inline on the event loop like every request's
-(store/db.py): each is short, and a sweep with much to do (a backlog after a downtime)
+(store/facade.py): each is short, and a sweep with much to do (a backlog after a downtime)
 splits it into small transactions with requests in between.
 """
 

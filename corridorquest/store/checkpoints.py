@@ -10,7 +10,7 @@ meanwhile, so the copying runs on another core.
 
 Copying is not enough to keep the log small. SQLite starts the log over only when a
 write transaction begins while the WHOLE log has been copied, and with the group commit
-(store/db.py) the writer begins its next transaction within a millisecond of its last
+(store/group_commit.py) the writer begins its next transaction within a millisecond of its last
 COMMIT, nearly always before a checkpoint could catch up: under sustained writes the log
 grew without bound (1 GB in 40 s at 2,200 moves/s) while every checkpoint copied all
 it saw. So when a checkpoint finds that the log is about to pass `wal_limit` bytes,

@@ -1,7 +1,7 @@
 """One server process per SQLite file: the lock `corridorquest serve` holds on `<db>.lock`.
 
 SQLite would let a second server open the same file, and both would seem to work: but
-each runs its transactions inline on its event loop (store/db.py), so the two would wait
+each runs its transactions inline on its event loop (store/facade.py), so the two would wait
 for each other's write lock there (up to the busy timeout, the whole process stalled) and
 fail with "database is locked". The default file is per OS user, so a second clone's
 server, or a second server on another port, would meet the first one's database without

@@ -1,6 +1,6 @@
 """The server's SQLite mode waits for another program's write lock off the event loop.
 
-(store/db.py, `Store.start_server_mode`; the end-to-end view is
+(store/lock_wait.py and store/facade.py, `Store.start_server_mode`; the end-to-end view is
 tests/api/test_database_lock.py.)
 """
 
