@@ -1,4 +1,7 @@
-"""SQLite group commit: the transactions of one loop turn share one COMMIT (store/group_commit.py)."""
+"""SQLite group commit: the transactions of one loop turn share one COMMIT.
+
+(store/group_commit.py)
+"""
 
 from __future__ import annotations
 
