@@ -106,6 +106,100 @@ class MarkersChanged(GameEvent):
     user_id: int
 
 
+# Game messages, wall trading and stalling players (game events too).
+
+
+@dataclass(frozen=True)
+class MessagePosted(GameEvent):
+    """A player wrote a message (recipient_id: a DM). For notifications."""
+
+    message_id: int  # the row's id: internal, never shown (readers have their own numbers)
+    sender_id: int
+    recipient_id: int | None
+
+
+@dataclass(frozen=True)
+class OfferMade(GameEvent):
+    offer_id: int
+    user_id: int
+    mode: str
+    partner_id: int | None
+
+
+@dataclass(frozen=True)
+class OfferWithdrawn(GameEvent):
+    offer_id: int
+    user_id: int
+    partner_id: int | None
+
+
+@dataclass(frozen=True)
+class WallTraded(GameEvent):
+    offer_id: int
+    seller_id: int
+    buyer_id: int
+    cost: int
+    private: bool
+
+
+@dataclass(frozen=True)
+class StallReminder(GameEvent):
+    """`user_id`'s turn in the game has lasted since `turn_since` (a reminder is due);
+    `removal_at`: when the player will be removed if it still has not moved."""
+
+    user_id: int
+    turn_since: str  # ISO 8601, UTC
+    removal_at: str
+
+
+# Accounts and sessions.
+
+
+@dataclass(frozen=True)
+class UsernameChanged(Event):
+    """A user renamed itself (ntfy subscribers of the old topic get a notice)."""
+
+    user_id: int
+    old_username: str
+    new_username: str
+
+
+@dataclass(frozen=True)
+class SessionsEnded(Event):
+    """These sessions of the user ended, named by `session_key` (an id may be given again
+    to a later session; a key is never); none named: some did, the database tells which."""
+
+    user_id: int
+    keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AdminRightsChanged(Event):
+    """The user was promoted (`is_admin`) or demoted: its streams see what it may now."""
+
+    user_id: int
+    is_admin: bool
+
+
+# Administration.
+
+
+@dataclass(frozen=True)
+class AdminBroadcast(Event):
+    """An administrator's system message went to these games."""
+
+    game_ids: tuple[int, ...]
+    text: str
+
+
+# The durable outbox (services/outbound.py).
+
+
+@dataclass(frozen=True)
+class OutboxChanged(Event):
+    """Rows were queued in the durable outbox (wakes the notify worker)."""
+
+
 E = TypeVar("E", bound=Event)
 Handler = Callable[[Any], None] | Callable[[Any], Awaitable[None]]
 

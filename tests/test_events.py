@@ -91,11 +91,15 @@ def test_unsubscribed_handlers_get_nothing() -> None:
 def test_every_event_the_notifications_keep_comes_back_equal_from_its_record() -> None:
     import json
 
-    from corridorquest.events import from_record, to_record
+    from corridorquest.events import (
+        AdminBroadcast,
+        MessagePosted,
+        StallReminder,
+        UsernameChanged,
+        from_record,
+        to_record,
+    )
     from corridorquest.notify.audience import KEPT_EVENTS
-    from corridorquest.services.messages import AdminBroadcast, MessagePosted
-    from corridorquest.services.stalls import StallReminder
-    from corridorquest.services.users import UsernameChanged
 
     samples = [
         ActionPlayed(game_id=4, revision=9, n=7, user_id=2, seat="N", type="wall",

@@ -280,3 +280,73 @@ def test_the_circle_finder_finds_a_circle() -> None:
     }
     assert circles(graph) == [["a", "b", "c"]]
 
+
+
+def _event_classes_declared(package: str = "corridorquest") -> dict[str, str]:
+    """Class name -> module path, for every class of `package` that subclasses `Event`
+    (directly or through another event class), read from the source."""
+    trees = {
+        str(path.relative_to(ROOT)): ast.parse(path.read_text(encoding="utf-8"))
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+    found: dict[str, str] = {}
+    names = {"Event"}
+    grew = True
+    while grew:
+        grew = False
+        for module, tree in trees.items():
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.ClassDef) or node.name in found:
+                    continue
+                bases = {
+                    base.id if isinstance(base, ast.Name) else getattr(base, "attr", "")
+                    for base in node.bases
+                }
+                if bases & names:
+                    found[node.name] = module
+                    names.add(node.name)
+                    grew = True
+    return found
+
+
+def test_every_event_is_declared_in_the_events_module_and_notify_and_live_take_it_there() -> None:
+    import importlib
+
+    from corridorquest import events
+
+    declared = _event_classes_declared()
+    assert "ActionPlayed" in declared and "SessionsEnded" in declared
+    elsewhere = [f"{module}: {name}" for name, module in declared.items()
+                 if module != "corridorquest/events.py"]
+    assert not elsewhere, "events declared outside events.py:\n" + "\n".join(elsewhere)
+    missing = [name for name in declared if name != "Event" and not hasattr(events, name)]
+    assert not missing, f"not importable from corridorquest.events: {missing}"
+
+    # notify and live take no event class from the services: what they import from
+    # corridorquest.services is use cases, views and helpers (context, errors, presence,
+    # live_views, session_ends.session_key_of, ...), never a subclass of Event.
+    problems = []
+    for package in ("corridorquest.notify", "corridorquest.live"):
+        for module, tree in _trees(package):
+            for node in ast.walk(tree):
+                if not (isinstance(node, ast.ImportFrom) and node.module
+                        and node.module.startswith("corridorquest.services")):
+                    continue
+                source = importlib.import_module(node.module)
+                for alias in node.names:
+                    value = getattr(source, alias.name, None)
+                    if isinstance(value, type) and issubclass(value, events.Event):
+                        problems.append(f"{module} imports {alias.name} from {node.module}")
+                    if alias.name in declared:  # by name too (a module attribute)
+                        problems.append(f"{module} imports {alias.name} from {node.module}")
+            for node in ast.walk(tree):  # `live_views.MessagePosted` through a module
+                if isinstance(node, ast.Attribute) and node.attr in declared and not (
+                    isinstance(node.value, ast.Name) and node.value.id == "events"
+                ):
+                    problems.append(f"{module} uses {ast.unparse(node)}")
+    assert not problems, "\n".join(sorted(set(problems)))
+
+
+def _trees(package: str) -> Iterable[tuple[str, ast.Module]]:
+    for path in sorted((ROOT / package.replace(".", "/")).rglob("*.py")):
+        yield str(path.relative_to(ROOT)), ast.parse(path.read_text(encoding="utf-8"))

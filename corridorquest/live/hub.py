@@ -30,13 +30,19 @@ from typing import Any
 
 from corridorquest.events import (
     ActionPlayed,
+    AdminBroadcast,
+    AdminRightsChanged,
     Event,
     GameCancelled,
     GameEvent,
     GameFinished,
     GameStarted,
     MarkersChanged,
+    MessagePosted,
+    OfferMade,
+    OfferWithdrawn,
     PlayersInvited,
+    SessionsEnded,
 )
 from corridorquest.live import limits, sse
 from corridorquest.live.looks import StreamLooks
@@ -49,14 +55,7 @@ from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import RateLimited, Unauthenticated, Unavailable
 from corridorquest.services.game_access import load_visible
 from corridorquest.services.live_views import CatchUp, Cursor
-from corridorquest.services.messages import AdminBroadcast, MessagePosted
-from corridorquest.services.session_ends import (
-    AdminRightsChanged,
-    SessionsEnded,
-    session_key_of,
-    sessions_left,
-)
-from corridorquest.services.trading import OfferMade, OfferWithdrawn
+from corridorquest.services.session_ends import session_key_of, sessions_left
 
 log = logging.getLogger("corridorquest.live")
 

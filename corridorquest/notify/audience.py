@@ -25,19 +25,20 @@ from typing import Any
 
 from corridorquest.events import (
     ActionPlayed,
+    AdminBroadcast,
     Event,
     GameCancelled,
     GameFinished,
     GameStarted,
+    MessagePosted,
     PlayersInvited,
+    StallReminder,
+    UsernameChanged,
 )
 from corridorquest.notify import wording
 from corridorquest.notify.address import server_address
 from corridorquest.notify.facts import FactsCache, GameFacts
-from corridorquest.services.messages import AdminBroadcast, MessagePosted
-from corridorquest.services.stalls import StallReminder
 from corridorquest.services.user_refs import ids_in, render, usernames
-from corridorquest.services.users import UsernameChanged
 from corridorquest.settings import Settings
 from corridorquest.store.models import GameMessage, MessageMute, User
 

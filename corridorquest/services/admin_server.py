@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
+from corridorquest.events import AdminBroadcast
 from corridorquest.security.policy import has_control_characters
 from corridorquest.services.admin_audit import record, require_admin
 from corridorquest.services.auth import CurrentUser
@@ -20,7 +21,6 @@ from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Unprocessable
 from corridorquest.services.messages import (
     ADMIN_PREFIX,
-    AdminBroadcast,
     checked_text,
     message_limit,
 )

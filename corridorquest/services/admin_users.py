@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from corridorquest.events import Event
+from corridorquest.events import AdminRightsChanged, Event, SessionsEnded
 from corridorquest.security.passwords import hash_password_sync
 from corridorquest.security.tokens import new_password
 from corridorquest.services.admin_audit import record, require_admin
@@ -29,12 +29,7 @@ from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import BadRequest, Conflict, NotFound
 from corridorquest.services.game_access import load_game
 from corridorquest.services.games import run_system_write
-from corridorquest.services.session_ends import (
-    AdminRightsChanged,
-    SessionsEnded,
-    announce,
-    end_sessions,
-)
+from corridorquest.services.session_ends import announce, end_sessions
 from corridorquest.services.sessions import find_user
 from corridorquest.services.user_refs import literal
 from corridorquest.services.users import iso, public_view

@@ -30,6 +30,7 @@ from corridorquest.events import (
     GameCancelled,
     GameFinished,
     GameStarted,
+    MessagePosted,
     PlayersInvited,
 )
 from corridorquest.services import presence, view_cache
@@ -39,7 +40,6 @@ from corridorquest.services.game_access import LoadedGame, can_see, read_game
 from corridorquest.services.game_list import active_games
 from corridorquest.services.game_views import game_view, history_view, summary_view
 from corridorquest.services.messages import (
-    MessagePosted,
     last_number,
     last_position,
     message_for,

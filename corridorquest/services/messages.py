@@ -27,10 +27,9 @@ nothing is stored. System messages are written by `system_messages`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from corridorquest.events import Event, GameEvent
+from corridorquest.events import Event, MessagePosted
 from corridorquest.security.policy import has_control_characters
 from corridorquest.services import idempotency
 from corridorquest.services.auth import CurrentUser
@@ -47,23 +46,6 @@ from corridorquest.store.models import GameMessage, MessageMute, User, utcnow
 
 MAX_TEXT = 500
 ADMIN_PREFIX = "Message from the administrators: "
-
-
-@dataclass(frozen=True)
-class MessagePosted(GameEvent):
-    """A player wrote a message (recipient_id: a DM). For notifications."""
-
-    message_id: int  # the row's id: internal, never shown (readers have their own numbers)
-    sender_id: int
-    recipient_id: int | None
-
-
-@dataclass(frozen=True)
-class AdminBroadcast(Event):
-    """An administrator's system message went to these games."""
-
-    game_ids: tuple[int, ...]
-    text: str
 
 
 def checked_text(text: str) -> str:

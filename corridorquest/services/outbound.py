@@ -13,16 +13,10 @@ delivers anything, so a request never waits for a mail server).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from corridorquest.events import Event, to_record
+from corridorquest.events import Event, OutboxChanged, to_record
 from corridorquest.services.context import ServiceContext
 from corridorquest.store import outbox
-
-
-@dataclass(frozen=True)
-class OutboxChanged(Event):
-    """Rows were queued in the durable outbox (wakes the notify worker)."""
 
 
 def keep_events(ctx: ServiceContext, events: Sequence[Event]) -> None:

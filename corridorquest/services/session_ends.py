@@ -18,31 +18,13 @@ ends the streams opened with the ended sessions at once (corridorquest/live/hub.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
-from corridorquest.events import Event
+from corridorquest.events import Event, SessionsEnded
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.outbound import keep_events
 from corridorquest.store.models import Session, User
 
 KEY_LENGTH = 16
-
-
-@dataclass(frozen=True)
-class SessionsEnded(Event):
-    """These sessions of the user ended, named by `session_key` (an id may be given again
-    to a later session; a key is never); none named: some did, the database tells which."""
-
-    user_id: int
-    keys: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class AdminRightsChanged(Event):
-    """The user was promoted (`is_admin`) or demoted: its streams see what it may now."""
-
-    user_id: int
-    is_admin: bool
 
 
 def session_key(token_hash: str) -> str:

@@ -42,6 +42,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from corridorquest.events import SessionsEnded
 from corridorquest.security.passwords import check_login_password
 from corridorquest.security.ratelimit import RateLimit
 from corridorquest.security.tokens import hash_token, new_token
@@ -53,7 +54,7 @@ from corridorquest.services.errors import (
     RateLimited,
     Unauthenticated,
 )
-from corridorquest.services.session_ends import SessionsEnded, announce, end_sessions, tell
+from corridorquest.services.session_ends import announce, end_sessions, tell
 from corridorquest.store import lock_for_update, transaction_lock
 from corridorquest.store.models import LoginAttempt, Session, User, utcnow
 

@@ -15,10 +15,9 @@ first, leaves nothing to do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from corridorquest.events import Event, GameEvent
+from corridorquest.events import Event, StallReminder
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import NotFound
 from corridorquest.services.game_access import load_game
@@ -28,16 +27,6 @@ from corridorquest.services.user_refs import ref
 from corridorquest.store.models import Game, utcnow
 
 BATCH = 20  # stalled games read per transaction; each removal is a transaction of its own
-
-
-@dataclass(frozen=True)
-class StallReminder(GameEvent):
-    """`user_id`'s turn in the game has lasted since `turn_since` (a reminder is due);
-    `removal_at`: when the player will be removed if it still has not moved."""
-
-    user_id: int
-    turn_since: str  # ISO 8601, UTC
-    removal_at: str
 
 
 def describe(seconds: int) -> str:

@@ -20,12 +20,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from corridorquest.engine import IllegalActionError, Seat, wall_cost
 from corridorquest.engine.trading import can_sell, transfer_wall
-from corridorquest.events import Event, GameEvent
+from corridorquest.events import Event, OfferMade, OfferWithdrawn, WallTraded
 from corridorquest.services import view_cache
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
@@ -47,30 +46,6 @@ from corridorquest.store.models import GamePlayer, User, WallOffer, utcnow
 
 MODES = ("buying", "selling")
 VERB = {"buying": "buy", "selling": "sell"}
-
-
-@dataclass(frozen=True)
-class OfferMade(GameEvent):
-    offer_id: int
-    user_id: int
-    mode: str
-    partner_id: int | None
-
-
-@dataclass(frozen=True)
-class OfferWithdrawn(GameEvent):
-    offer_id: int
-    user_id: int
-    partner_id: int | None
-
-
-@dataclass(frozen=True)
-class WallTraded(GameEvent):
-    offer_id: int
-    seller_id: int
-    buyer_id: int
-    cost: int
-    private: bool
 
 
 def _check_mode(mode: str) -> None:

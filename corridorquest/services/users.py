@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from corridorquest.events import Event
+from corridorquest.events import UsernameChanged
 from corridorquest.security import policy
 from corridorquest.security.errors import InvalidValue
 from corridorquest.security.passwords import hash_password_sync
@@ -49,15 +48,6 @@ from corridorquest.store.models import (
 log = logging.getLogger("corridorquest.users")
 
 NOTIFY_KINDS = ("turn", "action", "game", "digest")
-
-
-@dataclass(frozen=True)
-class UsernameChanged(Event):
-    """A user renamed itself (ntfy subscribers of the old topic get a notice)."""
-
-    user_id: int
-    old_username: str
-    new_username: str
 
 
 def iso(moment: datetime | None) -> str | None:

@@ -31,11 +31,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from corridorquest.events import SessionsEnded
 from corridorquest.security.tokens import code_matches, hash_code, hash_token, new_code, new_token
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
 from corridorquest.services.outbound import queue_mail
-from corridorquest.services.session_ends import SessionsEnded, announce, end_sessions
+from corridorquest.services.session_ends import announce, end_sessions
 from corridorquest.settings import Settings
 from corridorquest.store import lock_for_update
 from corridorquest.store.models import (
