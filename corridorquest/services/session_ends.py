@@ -3,7 +3,8 @@
 A live stream is opened with a session and lives on after the request that opened it.
 Every write that ends sessions (a logout, an administrator's lock or logout, a deletion,
 a password change, a login that replaces the session) or takes rights away (a demotion)
-says so with one of these events: announced to the other server processes inside its
+says so with `SessionsEnded` or `AdminRightsChanged` (declared in corridorquest/events.py
+with every other event): announced to the other server processes inside its
 transaction (`keep_events`: PostgreSQL's NOTIFY goes out with the commit, in commit
 order), published on this process's bus after the commit. Each process's live hub then
 ends the streams opened with the ended sessions at once (corridorquest/live/hub.py).
