@@ -18,7 +18,6 @@ from sanic import Blueprint, Sanic
 from sanic_ext import Config
 from sanic_ext.config import PRIORITY as SANIC_EXT_PRIORITY
 from sanic_ext.extensions.http.extension import HTTPExtension
-from sanic_ext.extensions.openapi.extension import OpenAPIExtension
 
 from corridorquest import __version__
 from corridorquest.api import (
@@ -110,7 +109,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         # Only the extensions we use: the built-in dependency injection alone dispatched a
         # routing signal on every request (a few per cent of a move's server time).
         built_in_extensions=False,
-        extensions=[OpenAPIExtension, HTTPExtension],
+        extensions=[swagger_assets.OpenAPIWithHeaders, HTTPExtension],
         config=Config(
             oas_url_prefix="/api-docs",
             oas_uri_to_json="/openapi.json",

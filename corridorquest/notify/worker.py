@@ -38,68 +38,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections import deque
-from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from corridorquest.events import Event, from_record
 from corridorquest.mail import MailConfig, make_backend
-from corridorquest.mail.backends import MailBackend, deliver_all
-from corridorquest.mail.message import build_message
+from corridorquest.mail.backends import MailBackend
 from corridorquest.notify import wording
 from corridorquest.notify.address import server_address
 from corridorquest.notify.audience import KEPT_EVENTS, Mail, deliveries
 from corridorquest.notify.facts import FactsCache
-from corridorquest.notify.ntfy import NtfyPublisher, PublishRefused
+from corridorquest.notify.loops import Loops
+from corridorquest.notify.mail_sending import MailSending
+from corridorquest.notify.ntfy import NtfyPublisher
+from corridorquest.notify.ntfy_topics import NtfyTopics
+from corridorquest.notify.outcomes import Result
 from corridorquest.services.context import ServiceContext
-from corridorquest.store import (
-    DatabaseBusy,
-    DatabaseError,
-    InterfaceError,
-    OperationalError,
-    outbox,
-)
+from corridorquest.store import DatabaseError, outbox
 
 log = logging.getLogger("corridorquest.notify")
 
 EVENT_BATCH = 50
-SEND_BATCH = 60  # per kind (mail, ntfy)
-SMTP_CONNECTIONS = 4  # a batch's mails go over up to this many connections side by side
-LEASE_SECONDS = 120.0
-POLL_SECONDS = 1.0
-WAKE_DELAY = 0.05  # after a wake-up: one round for a burst of commits, not one per commit
-SHARE = 0.05
-BUSY_LAG = 0.002  # seconds: a loop that takes longer to come back has requests waiting
-MAX_PAUSE = 2.0
-MAX_RETRY_DELAY = 3600.0
-MAX_PUBLISHING = 2 * SEND_BATCH  # ntfy messages claimed and not yet marked, at most
-MAX_HELD = 1000  # topics held back after a failure, remembered before the past ones go
 
 
-PROBE = 0.001  # seconds
-
-
-async def loop_is_busy() -> bool:
-    """Whether other work is waiting on this event loop: how late a short timer fires.
-    (A timer, not a bare yield: the loop polls its sockets before it runs timers, so the
-    requests that wait there are counted; a yield comes back before they are even seen.)"""
-    loop = asyncio.get_running_loop()
-    began = loop.time()
-    await asyncio.sleep(PROBE)
-    return loop.time() - began > PROBE + BUSY_LAG
-
-
-# What became of a delivery (besides None: sent, and an exception: failed)
-DEFERRED = "deferred"  # not tried: an earlier message of its topic failed, due with it
-RELEASED = "released"  # not tried: handed back, due as it was
-
-Outcome = BaseException | str | None
-Result = tuple[outbox.Item, Outcome, datetime | None]  # the item, its outcome, due again
-
-
-class NotifyWorker:
+class NotifyWorker(Loops, MailSending, NtfyTopics):
     def __init__(
         self, ctx: ServiceContext, mail: MailBackend, ntfy: NtfyPublisher | None
     ) -> None:
@@ -162,37 +125,6 @@ class NotifyWorker:
             self._loop(self.ntfy_round, self._ntfy_wake),
         )
 
-    async def _loop(self, round_: Callable[[], Awaitable[int]], wake: asyncio.Event) -> None:
-        while True:
-            wake.clear()
-            started = time.thread_time()  # (waits on the network do not count)
-            try:
-                worked = await round_()
-            except asyncio.CancelledError:
-                raise
-            except DatabaseBusy as busy:
-                log.warning("notifications put off: %s", busy)
-                worked = 0
-            except (OperationalError, InterfaceError) as error:  # the database went away
-                # (PostgreSQL restarted, a connection cut): expected, and said without a
-                # traceback; the next round, on a new connection, takes up the work
-                said = str(error).strip()
-                reason = said.splitlines()[0] if said else type(error).__name__
-                log.warning("notifications put off: the database is away (%s)", reason)
-                worked = 0
-            except Exception:
-                log.exception("notify worker round failed")
-                worked = 0
-            if worked:
-                if await loop_is_busy():
-                    spent = time.thread_time() - started
-                    await asyncio.sleep(min(MAX_PAUSE, spent * (1 / SHARE - 1)))
-                continue
-            try:
-                await asyncio.wait_for(wake.wait(), POLL_SECONDS)
-            except TimeoutError:
-                continue
-            await asyncio.sleep(WAKE_DELAY)  # what the same burst commits comes along
 
     async def run_round(self) -> int:
         """One round of each loop (the ntfy messages claimed are being published when it
@@ -245,192 +177,7 @@ class NotifyWorker:
         outbox.replace_events([item.id for item in items], rows)
         return len(items)
 
-    # -- mail ----------------------------------------------------------------------------------
 
-    async def mail_round(self) -> int:
-        """Claim, deliver and mark one batch of due mails; how many."""
-        items = await self.ctx.store.transaction(
-            outbox.claim_due, SEND_BATCH, LEASE_SECONDS, (outbox.MAIL,)
-        )
-        if items:
-            mailed = await self._send_mails(items)
-            results: list[Result] = [
-                (item, error, None) for item, error in zip(items, mailed, strict=True)
-            ]
-            await self.ctx.store.transaction(self._record, results)
-        return len(items)
-
-    async def _send_mails(self, mails: list[outbox.Item]) -> list[Exception | None]:
-        messages = [
-            build_message(
-                self.sender, m.payload["to"], m.payload["subject"],
-                m.payload["body"].rstrip("\n") + "\n\n" + self.signature,
-            )
-            for m in mails
-        ]
-        # One connection per chunk, the chunks side by side; all the mails of one
-        # recipient in one chunk, in outbox order (read in the order they happened).
-        chunks: list[list[int]] = [[] for _ in range(min(SMTP_CONNECTIONS, len(messages)))]
-        recipients: dict[str, int] = {}
-        for index, mail in enumerate(mails):
-            to = str(mail.payload["to"]).lower()
-            slot = recipients.setdefault(to, len(recipients) % len(chunks))
-            chunks[slot].append(index)
-        chunks = [chunk for chunk in chunks if chunk]
-        done = await asyncio.gather(
-            *(deliver_all(self.mail, [messages[i] for i in chunk]) for chunk in chunks)
-        )
-        results: list[Exception | None] = [None] * len(messages)
-        for chunk, outcome in zip(chunks, done, strict=True):
-            for index, result in zip(chunk, outcome, strict=True):
-                results[index] = result
-        return results
-
-    # -- ntfy ----------------------------------------------------------------------------------
-
-    async def ntfy_round(self) -> int:
-        """Mark what the topics' tasks published since the last round, then claim due
-        messages and hand them to their topics' tasks (without waiting for them); how many
-        rows were handled."""
-        done, self._published = self._published, []
-        if done:
-            try:
-                await self.ctx.store.transaction(self._record, done)
-            except BaseException:
-                self._published[:0] = done  # marked in a later round
-                raise
-            self._claimed.difference_update(item.id for item, _, _ in done)
-        room = MAX_PUBLISHING - len(self._claimed)
-        if room <= 0:
-            return len(done)
-        items = await self.ctx.store.transaction(
-            outbox.claim_due, min(SEND_BATCH, room), LEASE_SECONDS, (outbox.NTFY,)
-        )
-        fresh = [item for item in items if item.id not in self._claimed]  # (else: its
-        # claim ran out while its topic was slow, and is renewed now)
-        if fresh and self.ntfy is None:
-            gone = PublishRefused("NTFY_URL is not set any more")
-            await self.ctx.store.transaction(
-                self._record, [(item, gone, None) for item in fresh]
-            )
-            return len(done) + len(fresh)
-        moment = outbox.now()
-        if len(self._held) > MAX_HELD:
-            self._held = {topic: due for topic, due in self._held.items() if due > moment}
-        for item in fresh:
-            self._claimed.add(item.id)
-            topic = str(item.payload.get("topic"))
-            held = self._held.get(topic)
-            if held is not None and held > moment:
-                self._published.append((item, DEFERRED, held))
-                continue
-            self._held.pop(topic, None)
-            queue = self._topics.get(topic)
-            if queue is None:
-                queue = self._topics[topic] = deque()
-                task = asyncio.get_running_loop().create_task(
-                    self._publish_topic(topic, queue), name=f"ntfy {topic}"
-                )
-                self._publishing.add(task)
-                task.add_done_callback(self._publishing.discard)
-            queue.append(item)
-        if self._published:
-            self._ntfy_wake.set()  # the deferred ones are marked next round
-        return len(done) + len(fresh)
-
-    async def _publish_topic(self, topic: str, queue: deque[outbox.Item]) -> None:
-        """Publish the messages of `topic` one after the other, as they are queued."""
-        assert self.ntfy is not None
-        loop = asyncio.get_running_loop()
-        began = loop.time()
-        try:
-            while queue:
-                if loop.time() - began > LEASE_SECONDS / 2:  # before their claims run out
-                    self._published += [(item, RELEASED, None) for item in queue]
-                    queue.clear()
-                    break
-                item = queue.popleft()
-                try:
-                    await self.ntfy.publish(item.payload)
-                    self._published.append((item, None, None))
-                except Exception as error:
-                    due = None
-                    if not self._gives_up(item, error):
-                        due = outbox.now() + timedelta(seconds=self._retry_delay(item))
-                        self._held[topic] = due  # the rest of the topic comes with it
-                        self._published += [(rest, DEFERRED, due) for rest in queue]
-                        queue.clear()
-                    self._published.append((item, error, due))
-                self._ntfy_wake.set()
-        finally:
-            if self._topics.get(topic) is queue:
-                del self._topics[topic]
-            self._ntfy_wake.set()
-
-    # -- marking -------------------------------------------------------------------------------
-
-    def _gives_up(self, item: outbox.Item, error: BaseException) -> bool:
-        return (
-            isinstance(error, PublishRefused)
-            or item.attempts + 1 >= self.ctx.settings.outbox_attempts
-        )
-
-    def _retry_delay(self, item: outbox.Item) -> float:
-        delay = self.ctx.settings.outbox_retry_delay * 2 ** item.attempts
-        return float(min(delay, MAX_RETRY_DELAY))
-
-    def _record(self, results: list[Result]) -> None:
-        settings = self.ctx.settings
-        sent: dict[int, dict[str, Any]] = {}
-        released: list[int] = []
-        for item, outcome, due in results:
-            if outcome is None:
-                sent[item.id] = _kept(item)
-                continue
-            if outcome == RELEASED:
-                released.append(item.id)
-                continue
-            if outcome == DEFERRED:
-                assert due is not None
-                outbox.mark_retry(
-                    item.id, item.attempts, due, "waits for an earlier message of its topic"
-                )
-                continue
-            error = outcome
-            attempts = item.attempts + 1
-            where = _where(item)
-            if isinstance(error, BaseException) and self._gives_up(item, error):
-                log.error(
-                    "%s to %s given up after %d attempt%s: %s",
-                    item.kind, where, attempts, "s" if attempts != 1 else "", error,
-                )
-                outbox.mark_failed(item.id, attempts, str(error) or type(error).__name__)
-                continue
-            delay = self._retry_delay(item)
-            log.warning(
-                "%s to %s failed (attempt %d of %d, again in %.0f s): %s",
-                item.kind, where, attempts, settings.outbox_attempts, delay, error,
-            )
-            due = due or outbox.now() + timedelta(seconds=delay)
-            outbox.mark_retry(item.id, attempts, due, str(error) or type(error).__name__)
-        outbox.release(released)
-        outbox.mark_sent(sent)
-
-
-def _where(item: outbox.Item) -> str:
-    return str(item.payload.get("to") or item.payload.get("topic") or "?")
-
-
-def _kept(item: outbox.Item) -> dict[str, Any]:
-    """What stays of a delivered row: where it went and its subject or title."""
-    payload = item.payload
-    if item.kind == outbox.MAIL:
-        return {"to": payload.get("to"), "subject": payload.get("subject")}
-    return {
-        "topic": payload.get("topic"),
-        "title": payload.get("title"),
-        "tags": payload.get("tags"),
-    }
 
 
 def start_notifications(ctx: ServiceContext) -> NotifyWorker:

@@ -19,20 +19,52 @@ function replaceWith(element, url, done, always) {
     .finally(() => { if (always) always(); });
 }
 
+const RETRY_FIRST = 10; // seconds (the server's documented retry_after)
+const RETRY_MOST = 120;
+
 // Keep the event stream `open()` returns while the page is visible. A hidden page (a
 // background tab, a minimised window) lets go of its stream and opens a new one when it
 // shows again: a browser opens at most six connections to a server and a stream holds
 // one for as long as it is open, so six game pages in background tabs would leave none
 // for a seventh page, nor for anything else of the server. A new stream's first events
 // are the whole game: they bring the page up to date.
-function whileVisible(open) {
+//
+// A stream the server refuses (a 503 when it holds its most streams: EventSource then
+// gives up for good, and does not say why) is opened again after the time the server
+// advises: a plain request to the same address learns it (retry_after; the request is let
+// go at once if it was admitted). A refusal that waiting cannot mend (a 4xx) ends it.
+// `refused()` runs when a refused stream is to be opened again.
+function whileVisible(open, refused) {
   let stream = null;
+  let timer = null;
+  let backoff = RETRY_FIRST;
+  const connect = () => {
+    const opened = open();
+    opened.addEventListener("open", () => { backoff = RETRY_FIRST; });
+    opened.addEventListener("error", () => {
+      if (opened.readyState !== EventSource.CLOSED || stream !== opened) return;
+      retryAfter(opened.url, backoff).then((seconds) => {
+        if (seconds === null || stream !== opened) return;
+        if (refused) refused();
+        backoff = Math.min(RETRY_MOST, backoff * 2);
+        timer = setTimeout(() => {
+          timer = null;
+          if (stream === opened) stream = connect();
+        }, seconds * 1000);
+      });
+    });
+    return opened;
+  };
+  const stop = () => {
+    if (timer) { clearTimeout(timer); timer = null; }
+    if (stream) stream.close();
+    stream = null;
+  };
   const onVisibility = () => {
     if (document.hidden && stream) {
-      stream.close();
-      stream = null;
+      stop();
     } else if (!document.hidden && !stream) {
-      stream = open();
+      stream = connect();
     }
   };
   document.addEventListener("visibilitychange", onVisibility);
@@ -40,10 +72,26 @@ function whileVisible(open) {
   return {
     close() {
       document.removeEventListener("visibilitychange", onVisibility);
-      if (stream) stream.close();
-      stream = null;
+      stop();
     },
   };
+}
+
+// Seconds to wait before opening the stream at `url` again, or null: not again (the
+// server refuses it for good). `backoff` when the server does not say.
+function retryAfter(url, backoff) {
+  const control = new AbortController();
+  return fetch(url, { credentials: "same-origin", signal: control.signal })
+    .then((answer) => {
+      if (answer.ok) { control.abort(); return 1; } // admitted now: a stream soon
+      if (answer.status >= 400 && answer.status < 500 && answer.status !== 429) return null;
+      const header = Number(answer.headers.get("Retry-After"));
+      return answer.json()
+        .then((body) => Number(body.retry_after) || header || backoff)
+        .catch(() => header || backoff);
+    })
+    .then((seconds) => (seconds === null ? null : Math.max(1, seconds)))
+    .catch(() => backoff);
 }
 
 // `work(done)` run at most once at a time: asked for while it runs, it runs once more
@@ -64,7 +112,7 @@ function oneAtATime(work) {
 
 // Follow a game's events while the page is visible; `changed()` runs (at most once at
 // a time) after events.
-function follow(gameId, changed) {
+function follow(gameId, changed, refused) {
   const run = oneAtATime(changed);
   return whileVisible(() => {
     const stream = new EventSource("/api/v1/games/" + gameId + "/events");
@@ -72,7 +120,7 @@ function follow(gameId, changed) {
       stream.addEventListener(name, run);
     }
     return stream;
-  });
+  }, refused);
 }
 
 function gamePage(main) {
@@ -90,7 +138,7 @@ function gamePage(main) {
         }
         done();
       });
-    });
+    }, () => { first = false; }); // (its first event may be later than the page)
   }
   const replay = document.getElementById("replay");
   if (replay) stepper(replay, gameId);
