@@ -104,8 +104,8 @@ _INVISIBLE = (
 
 
 def _class(ranges: tuple[tuple[int, int], ...], escape: bool) -> str:
-    """A character class of the ranges: the characters themselves (Python), or \\uXXXX
-    escapes of those below U+10000 but the surrogates (a JSON Schema pattern: ECMA-262
+    """A character class of the ranges: the characters themselves (Python), or four-digit
+    \\u escapes of those below U+10000 but the surrogates (a JSON Schema pattern: ECMA-262
     regular expressions without the u flag have no notation for the others, and a JSON
     body with a lone surrogate is refused before any pattern, 400)."""
     parts = []
