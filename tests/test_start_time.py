@@ -39,7 +39,8 @@ def first_answer():
                     os.kill(os.getpid(), signal.SIGTERM)
                     return
         except OSError:
-            time.sleep(0.05)
+            pass
+        time.sleep(0.05)
 
 threading.Thread(target=first_answer, daemon=True).start()
 from corridorquest.cli import main

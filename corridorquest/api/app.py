@@ -41,6 +41,7 @@ from corridorquest.api import (
 from corridorquest.api.bad_urls import CheckedRequest
 from corridorquest.api.errors import install_error_handler
 from corridorquest.api.json_encoding import dumps
+from corridorquest.api.stopping import StopsOnceServing
 from corridorquest.live import start_live
 from corridorquest.live.writer import WriterProcess
 from corridorquest.notify.worker import start_notifications
@@ -93,7 +94,7 @@ def _one_signal_router_rebuild(app: Sanic[Any, Any]) -> None:
 
 def create_app(settings: Settings) -> Sanic[Any, Any]:
     """A new application (a unique name per call, so tests may create several)."""
-    app = Sanic(
+    app = StopsOnceServing(
         f"corridorquest_{next(_app_numbers)}",
         configure_logging=False,
         dumps=dumps,
