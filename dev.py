@@ -3,6 +3,7 @@
 
     python3 dev.py serve [ARGS...]   set up .venv (first run) and start the server
     python3 dev.py test [PYTEST ARGS...]   set up .venv and run the whole test suite
+                                           (and list its 15 slowest tests)
     python3 dev.py lint              ruff and mypy (strict on the engine)
     python3 dev.py setup             only create/refresh the virtual environment
 
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 ROOT = Path(__file__).resolve().parent
+SLOWEST_SHOWN = 15  # `dev.py test` lists this many of the slowest tests
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
@@ -121,7 +123,14 @@ def main(argv: list[str]) -> int:
         status = run(PY, "-m", "ruff", "check", ".")
         status |= run(PY, "-m", "mypy", "corridorquest/engine")
         return status
-    return run(PY, "-m", "pytest", *rest)
+    return run(PY, "-m", "pytest", *durations(rest), *rest)
+
+
+def durations(pytest_args: list[str]) -> list[str]:
+    """`--durations=15` unless the caller chose a number: every run (CI's log too) lists
+    its 15 slowest tests, where a test that grew slow shows first."""
+    chosen = any(arg == "--durations" or arg.startswith("--durations=") for arg in pytest_args)
+    return [] if chosen else [f"--durations={SLOWEST_SHOWN}"]
 
 
 if __name__ == "__main__":
