@@ -8,10 +8,13 @@ import re
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.admin.admin_support import ADMIN, PLAYER
 from tests.support.server import RunningServer
 from tests.test_docs_api import served_endpoints
+
+pytestmark = pytest.mark.backend_neutral  # refusals before any write: 401/403 on every route
 
 PARAMETER = re.compile(r"\{([^}]+)\}")
 VALUES = {"username": "someone", "game_id": "1"}

@@ -6,12 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+import pytest
 
 from admin.cli import cli
 from admin.profiles import AdminProfileStore
 from client.profiles import Profile
 from tests.admin.admin_support import make_runner
 from tests.support.server import free_port
+
+pytestmark = pytest.mark.backend_neutral  # no database: cq-admin's help and usage errors
 
 
 def commands(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:

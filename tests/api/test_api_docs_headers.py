@@ -12,6 +12,8 @@ import pytest
 from tests.support.server import RunningServer
 from tests.web.browser import browser_page, chromium_missing
 
+pytestmark = pytest.mark.backend_neutral  # headers, and the Swagger UI in chromium
+
 DOCS = (
     "/api-docs",
     "/api-docs/swagger",

@@ -18,6 +18,8 @@ import pytest
 from tests.support.server import RunningServer, running_server
 from tests.support.users import make_user
 
+pytestmark = pytest.mark.backend_neutral  # HTTP parsing of malformed requests
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:

@@ -16,6 +16,8 @@ from tests.support.server import free_port, fresh_database, server_env, start_pr
 from tests.support.tls import self_signed_certificate
 from tests.support.users import DEFAULT_PASSWORD
 
+pytestmark = pytest.mark.backend_neutral  # TLS and the HTTPS check
+
 
 @contextmanager
 def serving(tmp_path: Path, scheme: str, verify: Any = True, **settings: Any) -> Iterator[str]:

@@ -20,6 +20,8 @@ from tests.support.games import started_game
 from tests.support.server import RunningServer
 from tests.support.users import DEFAULT_PASSWORD, auth, insert_user
 
+pytestmark = pytest.mark.backend_neutral  # text checks (security/policy.py), refused at once
+
 # Refused wherever they stand.
 INVISIBLE = [
     "\u200b",  # zero-width space

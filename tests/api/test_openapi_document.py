@@ -18,6 +18,8 @@ from tests.support.games import started_game
 from tests.support.server import RunningServer
 from tests.support.users import insert_user
 
+pytestmark = pytest.mark.backend_neutral  # the OpenAPI document's text
+
 OPTIONAL_LOGIN = [{"token": []}, {}]
 WATCHING = [
     ("get", "/api/v1/games/{game_id}/events"),

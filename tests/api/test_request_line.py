@@ -19,6 +19,8 @@ import pytest
 
 from tests.support.server import RunningServer
 
+pytestmark = pytest.mark.backend_neutral  # HTTP parsing of request lines
+
 INFO = b"/api/v1/server/info"
 
 BAD_REQUESTS = {

@@ -11,9 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.api.test_https import serving
 from tests.support.users import DEFAULT_PASSWORD, latest_code
+
+pytestmark = pytest.mark.backend_neutral  # the cookie's Secure flag behind a proxy
 
 PROXIED = {"X-Forwarded-Proto": "https"}
 

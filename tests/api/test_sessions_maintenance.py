@@ -13,6 +13,8 @@ from corridorquest.services import sessions, verification
 from corridorquest.store import Store
 from corridorquest.store.models import LoginAttempt, Session, User, Verification, utcnow
 
+pytestmark = pytest.mark.backend_neutral  # SQLite whatever CQ_TEST_DATABASE_URL says
+
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:

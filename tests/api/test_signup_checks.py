@@ -20,6 +20,8 @@ from corridorquest.settings import Settings
 from corridorquest.store import Store
 from corridorquest.store.models import PasswordRequest, User, Verification, utcnow
 
+pytestmark = pytest.mark.backend_neutral  # SQLite whatever CQ_TEST_DATABASE_URL says
+
 PASSWORD = "correct horse battery"
 
 

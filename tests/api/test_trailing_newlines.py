@@ -11,9 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.support.server import RunningServer
 from tests.support.users import DEFAULT_PASSWORD, auth, insert_user, mails_to
+
+pytestmark = pytest.mark.backend_neutral  # text checks (security/policy.py), refused at once
 
 TOPIC = "a_secret_dm_topic_42"
 

@@ -15,6 +15,8 @@ from tests.client.conftest import make_runner
 from tests.support.server import RunningServer, running_server
 from tests.support.users import latest_code
 
+pytestmark = pytest.mark.backend_neutral  # cq's output; the server: tests/api on both backends
+
 Cq = Callable[..., Result]
 PASSWORD = "correct horse battery"
 

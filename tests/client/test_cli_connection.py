@@ -20,6 +20,8 @@ from tests.support.server import RunningServer, running_server
 from tests.support.tls import self_signed_certificate
 from tests.support.users import DEFAULT_PASSWORD, make_user
 
+pytestmark = pytest.mark.backend_neutral  # cq's output; the server: tests/api on both backends
+
 Cq = Callable[..., Result]
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["ann", "ben"]

@@ -16,6 +16,8 @@ from tests.client.play_helpers import (
     play_to_the_end,
 )
 
+pytestmark = pytest.mark.backend_neutral  # cq's output; the server: tests/api on both backends
+
 Cq = Callable[..., Result]
 PLAYERS = ["ann", "ben", "cat", "dan"]
 

@@ -13,6 +13,8 @@ from corridorquest.store.models import GameMessage, User, utcnow
 from tests.client.play_helpers import created_id
 from tests.support.server import RunningServer
 
+pytestmark = pytest.mark.backend_neutral  # cq's output; the server: tests/api on both backends
+
 Cq = Callable[..., Result]
 PLAYERS = ["ann", "ben", "cat", "eve"]
 INSERT_PLAYERS = True

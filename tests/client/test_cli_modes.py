@@ -18,6 +18,8 @@ from client.render.themes import get_theme
 from tests.client.conftest import runner_in
 from tests.client.play_helpers import created_id, game_json, play_to_the_end
 
+pytestmark = pytest.mark.backend_neutral  # cq's output; the server: tests/api on both backends
+
 Cq = Callable[..., Result]
 PLAYERS = ["mia", "max"]
 

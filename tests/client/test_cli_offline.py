@@ -14,6 +14,8 @@ from client.cli import cli
 from client.profiles import Profile, ProfileStore
 from gen_reference import walk
 
+pytestmark = pytest.mark.backend_neutral  # no database: cq's parsing and wording
+
 Cq = Callable[..., Result]
 ALL_PATHS = [path for path, _ in walk(cli, [])]
 

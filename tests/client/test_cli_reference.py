@@ -3,7 +3,11 @@ be current."""
 
 from __future__ import annotations
 
+import pytest
+
 from gen_reference import ADMIN_REFERENCE, REFERENCE, generate, generate_admin
+
+pytestmark = pytest.mark.backend_neutral  # no database: the generated CLI references
 
 
 def test_cli_reference_is_current() -> None:

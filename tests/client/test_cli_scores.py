@@ -14,6 +14,8 @@ from click.testing import Result
 from tests.client.conftest import runner_in
 from tests.client.play_helpers import created_id, play_to_the_end
 
+pytestmark = pytest.mark.backend_neutral  # cq's output; the server: tests/api on both backends
+
 Cq = Callable[..., Result]
 PLAYERS = ["sam", "sue"]
 

@@ -14,6 +14,8 @@ from click.testing import Result
 from tests.client.conftest import runner_in
 from tests.client.play_helpers import best_step, created_id, game_json
 
+pytestmark = pytest.mark.backend_neutral  # cq's output; the server: tests/api on both backends
+
 Cq = Callable[..., Result]
 PLAYERS = ["svgann", "svgben", "svgcat"]
 INSERT_PLAYERS = True

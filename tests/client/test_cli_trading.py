@@ -11,6 +11,8 @@ from click.testing import Result
 from corridorquest.engine import initial_walls, wall_cost
 from tests.client.play_helpers import created_id, game_json
 
+pytestmark = pytest.mark.backend_neutral  # cq's output; the server: tests/api on both backends
+
 Cq = Callable[..., Result]
 PLAYERS = ["ann", "ben", "cat", "dan", "eve"]
 INSERT_PLAYERS = True

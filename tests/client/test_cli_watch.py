@@ -24,6 +24,8 @@ from tests.support.games import new_game, play, started_game
 from tests.support.server import running_server, server_env, start_process, stop, wait_until_up
 from tests.support.users import auth
 
+pytestmark = pytest.mark.backend_neutral  # cq's output; streams on PostgreSQL: tests/live
+
 Cq = Callable[..., Result]
 PLAYERS = ["ann", "bob", "cy"]
 INSERT_PLAYERS = True

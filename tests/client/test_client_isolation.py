@@ -8,6 +8,10 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.backend_neutral  # no database: what the client imports
+
 ROOT = Path(__file__).resolve().parents[2]
 
 CHECK = """

@@ -13,6 +13,8 @@ from client.errors import AuthError, ConnectionFailed, CqError, RefusedError
 from client.live_follow import GameStream, StreamUnavailable
 from client.sse import ServerEvent, StreamPosition
 
+pytestmark = pytest.mark.backend_neutral  # no database: stand-in connections
+
 LOST = ConnectionFailed("connection lost", "connection_lost")
 
 

@@ -10,6 +10,8 @@ import pytest
 from client.errors import CqError
 from client.profiles import DEFAULT_SERVER_URL, Profile, ProfileStore
 
+pytestmark = pytest.mark.backend_neutral  # no database: profile files
+
 
 def test_a_missing_profile_is_a_fresh_default(config_dir: Path) -> None:
     store = ProfileStore()

@@ -11,6 +11,8 @@ from client.render.board import render_board
 from client.render.game_text import render_game, render_game_list
 from client.render.themes import THEMES, get_theme
 
+pytestmark = pytest.mark.backend_neutral  # no database: the board's drawing
+
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 FOUR_PLAYERS = {

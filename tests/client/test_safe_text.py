@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from client.safe_text import visible, visible_json
+
+pytestmark = pytest.mark.backend_neutral  # no database: terminal escaping
 
 
 def test_control_characters_are_shown_as_escapes() -> None:

@@ -13,6 +13,8 @@ from client.shell.completer import ShellCompleter
 from client.shell.live import GameWatch
 from client.state import AppState
 
+pytestmark = pytest.mark.backend_neutral  # no database: completion
+
 GAME = {
     "id": 5, "status": "started", "revision": 3, "size": 9, "players": 2,
     "masked": False, "invisible": False, "private": False, "admin": "alice",

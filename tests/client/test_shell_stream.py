@@ -30,6 +30,8 @@ from tests.support.games import get_game, play, started_game
 from tests.support.server import running_server, server_env, start_process, stop, wait_until_up
 from tests.support.users import auth
 
+pytestmark = pytest.mark.backend_neutral  # cq-shell's redraws; streams on PostgreSQL: tests/live
+
 PLAYERS = ["sue", "tom"]
 INSERT_PLAYERS = True
 SERVER_SETTINGS = {"STREAM_KEEPALIVE": "1"}

@@ -22,7 +22,10 @@ from tests.support.server import running_server, stop
 Cq = Callable[..., Result]
 PLAYERS = ["sue", "tom"]
 
-pytestmark = pytest.mark.skipif(not Path(TMUX).exists(), reason="tmux is not installed")
+pytestmark = [
+    pytest.mark.backend_neutral,  # a terminal's layout (tmux)
+    pytest.mark.skipif(not Path(TMUX).exists(), reason="tmux is not installed"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,10 @@ from tests.support.users import DEFAULT_PASSWORD, insert_user
 Cq = Callable[..., Result]
 PLAYERS = ["sue", "tom"]  # signed up through the mail: they have DEFAULT_PASSWORD
 
-pytestmark = pytest.mark.skipif(not Path(TMUX).exists(), reason="tmux is not installed")
+pytestmark = [
+    pytest.mark.backend_neutral,  # a terminal's layout (tmux)
+    pytest.mark.skipif(not Path(TMUX).exists(), reason="tmux is not installed"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,8 @@ from client.shell.live import GameWatch
 from client.shell.toolbar import toolbar_text
 from client.state import AppState
 
+pytestmark = pytest.mark.backend_neutral  # no database: the toolbar's layout
+
 URL = "http://a-rather-long-host-name.example.com:3000"
 
 

@@ -14,6 +14,8 @@ from client.api import ApiClient
 from client.errors import CqError, RefusedError
 from client.sse import ServerEvent, StreamPosition, parse_events
 
+pytestmark = pytest.mark.backend_neutral  # no database: the SSE parser, a stand-in server
+
 
 def parsed(text: str, position: StreamPosition | None = None) -> list[ServerEvent]:
     return list(parse_events(text.split("\n"), position or StreamPosition()))

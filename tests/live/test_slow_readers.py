@@ -22,6 +22,8 @@ from tests.support.server import RunningServer, running_server
 from tests.support.sse import EventReader
 from tests.support.users import auth, insert_user
 
+pytestmark = pytest.mark.backend_neutral  # stream transport: socket buffers, memory bounds
+
 KERNEL_BOUND = 160 * 1024  # a stream socket's send queue at most (SO_SNDBUF 32 KiB, doubled)
 
 

@@ -15,6 +15,8 @@ from tests.support.server import RunningServer, running_server
 from tests.support.sse import EventReader
 from tests.support.users import auth, insert_user
 
+pytestmark = pytest.mark.backend_neutral  # stream transport: bounds, slow readers, shutdown
+
 
 def test_one_stream_more_than_the_limit_is_refused_with_a_reason(
     server: RunningServer, client: httpx.Client

@@ -15,11 +15,14 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.support.games import play, started_game
 from tests.support.server import running_server
 from tests.support.sse import EventReader
 from tests.support.users import auth, insert_user
+
+pytestmark = pytest.mark.backend_neutral  # stream transport: connection and open-file bounds
 
 ROOT = Path(__file__).resolve().parents[2]
 

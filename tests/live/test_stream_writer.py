@@ -10,12 +10,15 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.support.games import get_game, play, started_game
 from tests.support.processes import children, gone
 from tests.support.server import running_server
 from tests.support.sse import EventReader
 from tests.support.users import auth, insert_user
+
+pytestmark = pytest.mark.backend_neutral  # stream transport: the writer process
 
 
 def _first_move(game: dict[str, object]) -> str:

@@ -13,6 +13,8 @@ from corridorquest.notify.ntfy import NtfyPublisher, PublishRefused, PublishTime
 from corridorquest.settings import Settings
 from tests.support.ntfy_recorder import NtfyRecorder
 
+pytestmark = pytest.mark.backend_neutral  # no database: the publisher against a recorder
+
 
 def publish(url: str, user: str | None, token: str | None, **message: object) -> None:
     async def run() -> None:

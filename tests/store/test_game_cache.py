@@ -14,6 +14,8 @@ from corridorquest.store import Store
 from corridorquest.store.game_rows import game_version, game_with_players, read_versions
 from corridorquest.store.models import Game, GamePlayer, User
 
+pytestmark = pytest.mark.backend_neutral  # SQLite whatever CQ_TEST_DATABASE_URL says
+
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:

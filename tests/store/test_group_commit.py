@@ -16,6 +16,8 @@ import pytest
 from corridorquest.store import Store
 from corridorquest.store.models import Session, User
 
+pytestmark = pytest.mark.backend_neutral  # SQLite's group commit, whatever the URL says
+
 
 def add_user(name: str) -> int:
     return int(User.create(username=name, email=f"{name}@x.test", password_hash="h").id)

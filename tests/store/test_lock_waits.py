@@ -15,6 +15,8 @@ import pytest
 from corridorquest.store import DatabaseBusy, SqliteOptions, Store
 from corridorquest.store.models import User
 
+pytestmark = pytest.mark.backend_neutral  # SQLite's write lock, whatever the URL says
+
 
 def add_user(name: str) -> int:
     return int(User.create(username=name, email=f"{name}@x.test", password_hash="h").id)

@@ -11,6 +11,8 @@ import pytest
 from corridorquest.services.context import ServiceContext
 from corridorquest.settings import Settings
 
+pytestmark = pytest.mark.backend_neutral  # SQLite's setting, whatever the URL says
+
 LEVELS = {"normal": 1, "full": 2}  # what PRAGMA synchronous answers
 
 
