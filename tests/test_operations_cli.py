@@ -3,7 +3,8 @@
 
 SQLite always; `migrate`, `check` and `init-admin` run on PostgreSQL too when
 CQ_TEST_DATABASE_URL is set (`fresh_database`), where `backup` and `restore` say to use
-pg_dump and pg_restore.
+pg_dump and pg_restore. The tests that open `sqlite:///` themselves (or no database) are
+marked backend_neutral: CI's PostgreSQL pass would run them again unchanged.
 """
 
 from __future__ import annotations
@@ -133,6 +134,7 @@ def play_games(api: str, database_url: str) -> dict[str, int]:
 # --- every command ---------------------------------------------------------------------
 
 
+@pytest.mark.backend_neutral
 @pytest.mark.parametrize("command", OPERATIONS)
 def test_each_operation_has_help_and_reads_the_settings_of_serve(
     command: str, tmp_path: Path
@@ -178,6 +180,7 @@ def test_migrate_a_fresh_then_an_up_to_date_database(tmp_path: Path) -> None:
         assert "applied migration 1:" not in pending.output
 
 
+@pytest.mark.backend_neutral
 def test_migrate_refuses_a_schema_newer_than_the_server(tmp_path: Path) -> None:
     database_url = f"sqlite:///{tmp_path / 'cq.db'}"
     assert cli(database_url, "migrate").exit_code == 0
@@ -259,6 +262,7 @@ def test_check_passes_on_played_games_and_names_each_broken_game(tmp_path: Path)
         ), result.output
 
 
+@pytest.mark.backend_neutral
 def test_check_reports_a_damaged_sqlite_file(tmp_path: Path) -> None:
     database = tmp_path / "cq.db"
     database_url = f"sqlite:///{database}"
@@ -281,6 +285,7 @@ def test_check_reports_a_damaged_sqlite_file(tmp_path: Path) -> None:
     assert not (tmp_path / "nothing.db").exists()
 
 
+@pytest.mark.backend_neutral
 def test_replay_counts_each_wall_trade_at_the_action_it_was_made() -> None:
     """The first player buys a wall before action 1 and places one wall more than a hand
     holds: the replay needs the trade right there (an undated trade of an old database
@@ -342,6 +347,7 @@ class Load(threading.Thread):
                     return
 
 
+@pytest.mark.backend_neutral
 @pytest.mark.slow
 def test_a_backup_under_load_holds_every_acknowledged_move_and_passes_check(
     tmp_path: Path,
@@ -392,6 +398,7 @@ def test_a_backup_under_load_holds_every_acknowledged_move_and_passes_check(
     assert last_line(checked).endswith(", 3 games replay")
 
 
+@pytest.mark.backend_neutral
 def test_backup_refuses_to_overwrite_unless_forced(tmp_path: Path) -> None:
     database_url = f"sqlite:///{tmp_path / 'cq.db'}"
     assert cli(database_url, "migrate").exit_code == 0
@@ -410,6 +417,7 @@ def test_backup_refuses_to_overwrite_unless_forced(tmp_path: Path) -> None:
     assert [path.name for path in tmp_path.iterdir() if "partial" in path.name] == []
 
 
+@pytest.mark.backend_neutral
 @pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal", ".lock"])
 def test_backup_refuses_the_files_of_the_running_servers_database_even_forced(
     suffix: str, tmp_path: Path
@@ -438,6 +446,7 @@ def test_backup_refuses_the_files_of_the_running_servers_database_even_forced(
             assert client.get("/server/info").status_code == 200
 
 
+@pytest.mark.backend_neutral
 def test_backup_and_restore_on_postgresql_point_to_pg_dump(tmp_path: Path) -> None:
     url = "postgresql://cq:secret@db.example:5433/corridorquest"
     result = cli(url, "backup", str(tmp_path / "cq.dump"))
@@ -454,6 +463,7 @@ def test_backup_and_restore_on_postgresql_point_to_pg_dump(tmp_path: Path) -> No
 # --- restore ---------------------------------------------------------------------------
 
 
+@pytest.mark.backend_neutral
 def test_restore_refuses_while_the_server_runs_and_works_once_it_is_stopped(
     tmp_path: Path,
 ) -> None:
@@ -509,6 +519,7 @@ def test_restore_refuses_while_the_server_runs_and_works_once_it_is_stopped(
             assert client.get("/users/me", headers=auth(later)).status_code == 401
 
 
+@pytest.mark.backend_neutral
 def test_restore_refuses_a_backup_that_does_not_pass_check(tmp_path: Path) -> None:
     database_url = f"sqlite:///{tmp_path / 'live.db'}"
     assert cli(database_url, "migrate").exit_code == 0
@@ -531,6 +542,7 @@ def test_restore_refuses_a_backup_that_does_not_pass_check(tmp_path: Path) -> No
     assert [p.name for p in tmp_path.iterdir() if "restore" in p.name] == []
 
 
+@pytest.mark.backend_neutral
 def test_restore_refuses_a_backup_with_a_damaged_page_in_one_line(tmp_path: Path) -> None:
     database = tmp_path / "live.db"
     database_url = f"sqlite:///{database}"
@@ -565,6 +577,7 @@ def test_restore_refuses_a_backup_with_a_damaged_page_in_one_line(tmp_path: Path
     assert "Traceback" not in checked.output
 
 
+@pytest.mark.backend_neutral
 def test_restore_migrates_a_backup_of_an_older_schema_and_refuses_a_newer_one(
     tmp_path: Path,
 ) -> None:
