@@ -27,7 +27,12 @@ from tests.support.users import DEFAULT_PASSWORD, insert_users
 
 FRIENDS = 25
 
-pytestmark = pytest.mark.slow  # 25 argon2 checks on one hashing thread, with retries
+pytestmark = [
+    # cq's retries; the server's side on both backends: tests/api/test_login_parallel.py
+    # (25 logins at once) and test_password_pool.py (busy refusals are not counted)
+    pytest.mark.backend_neutral,
+    pytest.mark.slow,  # 25 argon2 checks on one hashing thread, with retries
+]
 
 
 @pytest.fixture(scope="module")
