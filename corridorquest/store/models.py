@@ -365,3 +365,48 @@ ALL_MODELS: list[type[BaseModel]] = [
     AdminAction,
     SignupRequest,
 ]
+
+
+# --- ratings (SPEC §14; migration 17) ----------------------------------------------------
+
+class UserRating(BaseModel):
+    """A user's rating in one pool ('2p': Glicko-2; '4p': openskill's Plackett-Luce, with
+    `rating` its mu and `deviation` its sigma, no volatility). No row: never rated."""
+
+    user_id: int
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    pool = pw.CharField(max_length=4)
+    rating = pw.FloatField()
+    deviation = pw.FloatField()
+    volatility = pw.FloatField(null=True)
+    games = pw.IntegerField(default=0)
+    last_played_at = pw.DateTimeField()  # the finish of the last rated game
+
+    class Meta:
+        table_name = "user_rating"
+        indexes = ((("user", "pool"), True), (("pool", "rating"), False))
+
+
+class GameRating(BaseModel):
+    """One player's rating before and after one finished game: written in the transaction
+    of the finish, once (unique per game and user). `id` orders the updates."""
+
+    game_id: int
+    user_id: int
+    game = pw.ForeignKeyField(Game, backref="+", on_delete="CASCADE")
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    pool = pw.CharField(max_length=4)
+    rating_before = pw.FloatField()
+    deviation_before = pw.FloatField()  # as grown for inactivity, before the game
+    volatility_before = pw.FloatField(null=True)
+    rating_after = pw.FloatField()
+    deviation_after = pw.FloatField()
+    volatility_after = pw.FloatField(null=True)
+    at = pw.DateTimeField()  # the game's finish
+
+    class Meta:
+        table_name = "game_rating"
+        indexes = ((("game", "user"), True), (("user", "pool", "id"), False))
+
+
+ALL_MODELS += [UserRating, GameRating]
