@@ -30,6 +30,7 @@ from corridorquest.api import (
     markers,
     messages,
     openapi_rules,
+    ratings,
     scores,
     server,
     sessions,
@@ -63,6 +64,7 @@ BLUEPRINTS: list[Blueprint] = [
     boards.bp,
     markers.bp,
     scores.bp,
+    ratings.bp,
     trading.bp,
     messages.bp,
     admin_server.broadcasts_bp,  # POST /admin/broadcasts (instead of messages.admin_bp)

@@ -376,9 +376,9 @@ class UserRating(BaseModel):
     user_id: int
     user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
     pool = pw.CharField(max_length=4)
-    rating = pw.FloatField()
-    deviation = pw.FloatField()
-    volatility = pw.FloatField(null=True)
+    rating = pw.DoubleField()
+    deviation = pw.DoubleField()
+    volatility = pw.DoubleField(null=True)
     games = pw.IntegerField(default=0)
     last_played_at = pw.DateTimeField()  # the finish of the last rated game
 
@@ -396,12 +396,12 @@ class GameRating(BaseModel):
     game = pw.ForeignKeyField(Game, backref="+", on_delete="CASCADE")
     user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
     pool = pw.CharField(max_length=4)
-    rating_before = pw.FloatField()
-    deviation_before = pw.FloatField()  # as grown for inactivity, before the game
-    volatility_before = pw.FloatField(null=True)
-    rating_after = pw.FloatField()
-    deviation_after = pw.FloatField()
-    volatility_after = pw.FloatField(null=True)
+    rating_before = pw.DoubleField()
+    deviation_before = pw.DoubleField()  # as grown for inactivity, before the game
+    volatility_before = pw.DoubleField(null=True)
+    rating_after = pw.DoubleField()
+    deviation_after = pw.DoubleField()
+    volatility_after = pw.DoubleField(null=True)
     at = pw.DateTimeField()  # the game's finish
 
     class Meta:
