@@ -402,3 +402,14 @@ class ApiClient:
         params = {"size": size, "players": players, "masked": str(masked).lower(),
                   "invisible": str(invisible).lower()}
         return self.call("GET", "/leaderboards", params=params, auth=bool(self.token))
+
+    def user_ratings(self, username: str) -> Json:
+        path = f"/users/{quote(username, safe='')}/ratings"
+        return self.call("GET", path, auth=bool(self.token))
+
+    def game_ratings(self, game_id: int) -> Json:
+        return self.call("GET", f"/games/{game_id}/ratings")
+
+    def rating_leaderboard(self, pool: str) -> Json:
+        params = {"pool": pool}
+        return self.call("GET", "/leaderboards/ratings", params=params, auth=bool(self.token))

@@ -23,6 +23,7 @@ from client.commands.game_group import (
 from client.commands.options import board_size_option, game_id_option, players_option
 from client.errors import InputError
 from client.render.game_text import render_game_list
+from client.render.ratings import render_game_ratings
 from client.safe_text import visible
 from client.state import AppState, pass_state
 
@@ -60,6 +61,9 @@ def show(
         click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
     echo_game(state, data)
+    if data.get("status") == "finished" and at is None:  # each player's rating change
+        with state.api() as api:
+            click.echo(render_game_ratings(api.game_ratings(game_id)))
 
 
 def write_svg(picture: str, target: str, game_id: int, at: int | None) -> None:

@@ -50,6 +50,7 @@ class PoolRatingOut(BaseModel):
     shown: str = Field(description="the rating as shown: 1523, or 1523? when provisional")
     games: int
     last_played_at: str | None
+    last_change: int | None = Field(description="the change of the last rated game (trend)")
     history: list[HistoryPointOut] | None = Field(None, description="with ?history=true")
 
 

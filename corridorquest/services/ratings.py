@@ -26,7 +26,7 @@ from corridorquest.ratings.glicko2 import Glicko, is_provisional
 from corridorquest.ratings.multiplayer import Skill
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import NotFound, Unprocessable
+from corridorquest.services.errors import NotFound
 from corridorquest.services.game_access import load_visible
 from corridorquest.services.game_views import iso
 from corridorquest.store import rating_rows
@@ -125,7 +125,7 @@ def _pool_view(pool: str, stored: Stored | None, now: datetime) -> dict[str, Any
         return {
             "pool": pool, "rating": round(first.rating), "deviation": round(first.deviation),
             "provisional": True, "shown": shown(first.rating, first.deviation), "games": 0,
-            "last_played_at": None,
+            "last_played_at": None, "last_change": None,
         }
     deviation = deviation_now(pool, stored, now)
     return {
@@ -136,6 +136,7 @@ def _pool_view(pool: str, stored: Stored | None, now: datetime) -> dict[str, Any
         "shown": shown(stored.rating, deviation),
         "games": stored.games,
         "last_played_at": iso(stored.last_played_at),
+        "last_change": None,
     }
 
 
@@ -169,9 +170,11 @@ def _user_ratings(username: str, caller: CurrentUser | None, with_history: bool)
     user = _find_user(username)
     now = utcnow()
     stored = rating_rows.of_user(user.id)
+    trend = rating_rows.last_changes(user.id)
     pools = []
     for pool in POOLS.values():
         view = _pool_view(pool, stored.get(pool), now)
+        view["last_change"] = trend.get(pool)
         if with_history:
             rows = rating_rows.history(user.id, pool)
             visible = _visible_game_ids([game.id for _, game in rows], caller)
@@ -228,12 +231,6 @@ async def game_ratings(
     return await ctx.store.transaction(read)
 
 
-def check_pool(pool: str) -> str:
-    if pool not in POOLS.values():
-        raise Unprocessable("invalid_pool", f"{pool}: the pool is 2p or 4p")
-    return pool
-
-
 def _leaderboard(pool: str, limit: int) -> dict[str, Any]:
     now = utcnow()
     entries: list[dict[str, Any]] = []
@@ -267,8 +264,7 @@ async def leaderboard(
     ctx: ServiceContext, pool: str, limit: int = LEADERBOARD_SIZE
 ) -> dict[str, Any]:
     """The highest ratings of a pool: at least 5 games, not provisional, a game within 90
-    days. Equal ratings: the lower user id first."""
-    check_pool(pool)
-    if not 1 <= limit <= LEADERBOARD_MAX:
-        raise Unprocessable("invalid_limit", f"limit: 1 to {LEADERBOARD_MAX}")
+    days. Equal ratings: the lower user id first. `pool` ('2p', '4p') and `limit` (1 to
+    LEADERBOARD_MAX) are checked by the caller (the API's query model)."""
+    assert pool in POOLS.values() and 1 <= limit <= LEADERBOARD_MAX
     return await ctx.store.transaction(_leaderboard, pool, limit)

@@ -115,6 +115,21 @@ def of_user(user_id: int) -> dict[str, Stored]:
     }
 
 
+def last_changes(user_id: int) -> dict[str, float]:
+    """Per pool, the rating change of the user's last rated game (the trend)."""
+    found: dict[str, float] = {}
+    for pool in ("2p", "4p"):
+        row = (
+            GameRating.select(GameRating.rating_before, GameRating.rating_after)
+            .where((GameRating.user == user_id) & (GameRating.pool == pool))
+            .order_by(GameRating.id.desc())
+            .first()
+        )
+        if row is not None:
+            found[pool] = round(row.rating_after) - round(row.rating_before)
+    return found
+
+
 def of_game(game_id: int) -> list[GameRating]:
     return list(GameRating.select().where(GameRating.game == game_id).order_by(GameRating.id))
 

@@ -39,7 +39,7 @@ def test_a_finished_duel_moves_both_ratings_as_glicko2_computes(
 ) -> None:
     assert ratings_of(client, "rta")["2p"] | {"last_played_at": None} == {
         "pool": "2p", "rating": 1500, "deviation": 350, "provisional": True,
-        "shown": "1500?", "games": 0, "last_played_at": None,
+        "shown": "1500?", "games": 0, "last_played_at": None, "last_change": None,
     }
     game = duel(client, server.database_url, tokens, loser="rta", winner="rtb")
     winner, loser = glicko2.rate_duel(Glicko(), Glicko(), 1.0)
@@ -47,6 +47,7 @@ def test_a_finished_duel_moves_both_ratings_as_glicko2_computes(
     assert (mine["rating"], mine["deviation"], mine["games"]) == (
         round(winner.rating), round(winner.deviation), 1)
     assert mine["shown"] == f"{round(winner.rating)}?"
+    assert mine["last_change"] == round(winner.rating) - 1500
     theirs = ratings_of(client, "rta")["2p"]
     assert theirs["rating"] == round(loser.rating) < 1500
     assert ratings_of(client, "rta")["4p"]["games"] == 0
