@@ -99,6 +99,7 @@ def deviation_now(pool: str, stored: Stored, now: datetime) -> float:
 def rerate_all() -> int:
     """Inside one transaction: forget every rating and rate every finished game again, in
     the order the incremental updates took. Returns how many games were rated."""
+    rating_rows.lock_all()
     games = rating_rows.finished_games()
     rating_rows.forget_all()
     rated = 0

@@ -16,7 +16,14 @@ from typing import Any
 
 import peewee as pw
 
-from corridorquest.store.models import Game, GamePlayer, GameRating, User, UserRating
+from corridorquest.store.models import (
+    Game,
+    GamePlayer,
+    GameRating,
+    User,
+    UserRating,
+    database,
+)
 from corridorquest.store.row_locks import transaction_lock
 
 
@@ -208,6 +215,16 @@ def finished_games() -> list[FinishedGame]:
         return (0, 0, game.finished_at, game.id)
 
     return sorted(games, key=order)
+
+
+def lock_all() -> None:
+    """Before a rerate reads anything. PostgreSQL: both tables locked until the
+    transaction ends, so a game finishing meanwhile on a running server waits and is then
+    rated on top of the recomputed ratings (SQLite: one writer at a time already)."""
+    if isinstance(database.obj, pw.PostgresqlDatabase):
+        database.obj.execute_sql(
+            'LOCK TABLE "user_rating", "game_rating" IN ACCESS EXCLUSIVE MODE'
+        )
 
 
 def forget_all() -> None:
