@@ -9,6 +9,7 @@ from sanic.response import HTTPResponse, html
 from sanic_ext import openapi
 
 from corridorquest.callers import services
+from corridorquest.services import ratings
 from corridorquest.services.errors import NotFound, Unprocessable
 from corridorquest.services.play import history
 from corridorquest.web.game_data import live_values, public_game, requested_step, step_view
@@ -37,12 +38,14 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
             return html(page, status=error.status)
         at = actions if step is None else step
         view = await step_view(request, user, view, at, actions)
+    rated = await ratings.game_ratings(services(request), user, game_id) if replay else None
     page = render(
         "game.html",
         user=user,
         game_id=game_id,
         live=live,
         replay=replay,
+        rating_changes=rated["players"] if rated else [],
         at=at,
         actions=actions,
         **await live_values(request, user, view),

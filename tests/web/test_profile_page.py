@@ -63,3 +63,15 @@ def test_the_graph_renders_in_chromium(
         assert rating.rstrip("?").isdigit()
         page.screenshot(path=str(tmp_path / "profile.png"), full_page=True)
         page.close()
+
+
+def test_a_finished_games_page_shows_each_players_rating_change(
+    server: RunningServer, client: httpx.Client,
+    tokens: Callable[[tuple[str, ...]], dict[str, str]],
+) -> None:
+    names = tokens(("gwen", "gus"))
+    game = duel(client, server.database_url, names, loser="gwen", winner="gus")
+    page = httpx.get(f"{server.base_url}/games/{game['id']}", timeout=10)
+    assert page.status_code == 200, page.text
+    assert '<a href="/users/gus">gus</a> 1500? → 1662? (+162)' in page.text
+    assert '<a href="/users/gwen">gwen</a> 1500? → 1338? (-162)' in page.text
