@@ -21,9 +21,9 @@ from client.commands.game_group import (
     game,
 )
 from client.commands.options import board_size_option, game_id_option, players_option
-from client.errors import InputError
+from client.errors import InputError, RefusedError
 from client.render.game_text import render_game_list
-from client.render.ratings import render_game_ratings
+from client.render.ratings import render_game_ratings, unknown_route
 from client.safe_text import visible
 from client.state import AppState, pass_state
 
@@ -63,7 +63,11 @@ def show(
     echo_game(state, data)
     if data.get("status") == "finished" and at is None:  # each player's rating change
         with state.api() as api:
-            click.echo(render_game_ratings(api.game_ratings(game_id)))
+            try:
+                click.echo(render_game_ratings(api.game_ratings(game_id)))
+            except RefusedError as error:
+                if not unknown_route(error):
+                    raise
 
 
 def write_svg(picture: str, target: str, game_id: int, at: int | None) -> None:

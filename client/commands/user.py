@@ -8,7 +8,8 @@ import click
 
 from client.commands.options import server_url_option
 from client.commands.sessions import hint_for_profile, run_verify
-from client.render.ratings import user_rating_lines
+from client.errors import RefusedError
+from client.render.ratings import unknown_route, user_rating_lines
 from client.render.scores import render_highscores
 from client.render.themes import THEME_NAMES
 from client.state import AppState, pass_state
@@ -174,7 +175,11 @@ def show(state: AppState, user_name: str | None, highscores: bool) -> None:
             click.echo(f"System admin: {on_off(other.get('is_admin'))}")
             click.echo(f"Created at: {other.get('created_at')}")
         if name:
-            click.echo("\n".join(user_rating_lines(api.user_ratings(name))))
+            try:
+                click.echo("\n".join(user_rating_lines(api.user_ratings(name))))
+            except RefusedError as error:
+                if not unknown_route(error):
+                    raise
         if highscores and name:
             click.echo(render_highscores(api.highscores(name)))
 

@@ -50,3 +50,9 @@ def render_rating_leaderboard(data: dict[str, Any]) -> str:
         rows.append([str(entry["rank"]), str(entry["username"]), str(entry["rating"]),
                      str(entry["deviation"]), str(entry["games"])])
     return "\n".join([title, *table(rows)])
+
+
+def unknown_route(error: Exception) -> bool:
+    """A server from before ratings answers their routes 404 `not_found` (a missing user
+    or game has its own reason): the command then shows everything else."""
+    return getattr(error, "reason", None) == "not_found"
