@@ -53,7 +53,7 @@ def lock_players(pool: str, user_ids: Iterable[int]) -> None:
 
 
 def is_rated(game_id: int) -> bool:
-    return GameRating.select().where(GameRating.game == game_id).exists()  # type: ignore[no-any-return]
+    return bool(GameRating.select().where(GameRating.game == game_id).exists())
 
 
 def current(pool: str, user_ids: Sequence[int]) -> dict[int, Stored]:

@@ -114,7 +114,12 @@ def test_the_history_has_one_point_per_rated_game(
     client: httpx.Client, server: RunningServer, tokens: dict[str, str]
 ) -> None:
     duel(client, server.database_url, tokens, loser="rtsecond", winner="rtnew")
-    duel(client, server.database_url, tokens, loser="rtnew", winner="rtsecond", private=True)
+    hidden = duel(client, server.database_url, tokens, loser="rtnew", winner="rtsecond",
+                  private=True)
+    outsider = client.get(f"/games/{hidden['id']}/ratings", headers=auth(tokens["rta"]))
+    assert outsider.status_code == 404 and outsider.json()["reason"] == "game_not_found"
+    inside = client.get(f"/games/{hidden['id']}/ratings", headers=auth(tokens["rtnew"]))
+    assert inside.status_code == 200 and inside.json()["rated"]
     mine = ratings_of(client, "rtnew", history="true")["2p"]
     assert [p["change"] > 0 for p in mine["history"]] == [True, False]
     assert mine["history"][-1]["rating"] == mine["rating"]
