@@ -51,12 +51,18 @@ def record_finish(game: Game, scores: Mapping[int, int], at: datetime) -> None:
     rating_rows.lock_players(pool, scores)
     if rating_rows.is_rated(game.id):
         return
-    rating_rows.write(pool, game.id, at, _changes(pool, scores, at))
+    _rate(pool, game.id, scores, at)
 
 
-def _changes(pool: str, scores: Mapping[int, int], at: datetime) -> list[Change]:
+def _rate(pool: str, game_id: int, scores: Mapping[int, int], at: datetime) -> None:
+    stored = rating_rows.current(pool, sorted(scores))
+    rating_rows.write(pool, game_id, at, _changes(pool, scores, at, stored), stored)
+
+
+def _changes(
+    pool: str, scores: Mapping[int, int], at: datetime, stored: Mapping[int, Stored]
+) -> list[Change]:
     users = sorted(scores)
-    stored = rating_rows.current(pool, users)
     if pool == "2p":
         first, second = (_glicko(stored.get(u), at) for u in users)
         a, b = scores[users[0]], scores[users[1]]
@@ -107,8 +113,7 @@ def rerate_all() -> int:
         pool = POOLS.get(game.players)
         if pool is None or len(game.scores) < 2:
             continue
-        at = game.finished_at
-        rating_rows.write(pool, game.id, at, _changes(pool, game.scores, at))
+        _rate(pool, game.id, game.scores, game.finished_at)
         rated += 1
     return rated
 

@@ -9,13 +9,14 @@ processes, even for a player without a row yet.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import peewee as pw
 
+from corridorquest.store import fast
 from corridorquest.store.models import (
     Game,
     GamePlayer,
@@ -36,6 +37,7 @@ class Stored:
     volatility: float | None
     games: int
     last_played_at: datetime
+    row_id: int | None = None  # the `user_rating` row (read for a write)
 
 
 @dataclass(frozen=True)
@@ -52,65 +54,62 @@ def lock_players(pool: str, user_ids: Iterable[int]) -> None:
         transaction_lock(f"rating:{pool}:{user_id}")
 
 
+# The update runs inside every finishing move: its statements go through `fast` (SQL
+# built once), not peewee's query builder (about 0.5 ms a statement).
+
 def is_rated(game_id: int) -> bool:
-    return bool(GameRating.select().where(GameRating.game == game_id).exists())
+    sql = 'SELECT 1 FROM "game_rating" WHERE "game_id" = ? LIMIT 1'
+    return fast.execute(sql if fast.is_sqlite() else sql.replace("?", "%s"),
+                        (game_id,)).fetchone() is not None
 
 
 def current(pool: str, user_ids: Sequence[int]) -> dict[int, Stored]:
-    rows = UserRating.select().where(
-        (UserRating.pool == pool) & UserRating.user.in_(list(user_ids))
-    )
+    marks = ", ".join("?" for _ in user_ids)
+    rows = fast.select(UserRating, f"t.pool = ? AND t.user_id IN ({marks})",
+                       (pool, *user_ids))
     return {
         row.user_id: Stored(
-            row.rating, row.deviation, row.volatility, row.games, _when(row.last_played_at)
+            row.rating, row.deviation, row.volatility, row.games, _when(row.last_played_at),
+            row.id,
         )
         for row in rows
     }
 
 
-def write(pool: str, game_id: int, at: datetime, changes: Sequence[Change]) -> None:
+def write(
+    pool: str, game_id: int, at: datetime, changes: Sequence[Change],
+    stored: Mapping[int, Stored],
+) -> None:
     """The game's ratings: one `GameRating` per player (unique: a second write of the same
-    game fails), each player's `UserRating` set to after, one more game, last played at."""
-    GameRating.insert_many(
-        [
-            {
-                "game": game_id,
-                "user": change.user_id,
-                "pool": pool,
-                "rating_before": change.before[0],
-                "deviation_before": change.before[1],
-                "volatility_before": change.before[2],
-                "rating_after": change.after[0],
-                "deviation_after": change.after[1],
-                "volatility_after": change.after[2],
-                "at": at,
-            }
-            for change in changes
-        ]
-    ).execute()
+    game fails), each player's `UserRating` (`stored`: as read by `current` under the
+    lock) set to after, one more game, last played at."""
+    for change in changes:
+        fast.insert(
+            GameRating,
+            game=game_id,
+            user=change.user_id,
+            pool=pool,
+            rating_before=change.before[0],
+            deviation_before=change.before[1],
+            volatility_before=change.before[2],
+            rating_after=change.after[0],
+            deviation_after=change.after[1],
+            volatility_after=change.after[2],
+            at=at,
+        )
     for change in changes:
         rating, deviation, volatility = change.after
-        updated = (
-            UserRating.update(
-                rating=rating,
-                deviation=deviation,
-                volatility=volatility,
-                games=UserRating.games + 1,
-                last_played_at=at,
+        known = stored.get(change.user_id)
+        if known is not None and known.row_id is not None:
+            fast.update_by_id(
+                UserRating, known.row_id, rating=rating, deviation=deviation,
+                volatility=volatility, games=known.games + 1, last_played_at=at,
             )
-            .where((UserRating.user == change.user_id) & (UserRating.pool == pool))
-            .execute()
-        )
-        if not updated:
-            UserRating.insert(
-                user=change.user_id,
-                pool=pool,
-                rating=rating,
-                deviation=deviation,
-                volatility=volatility,
-                games=1,
-                last_played_at=at,
-            ).execute()
+        else:
+            fast.insert(
+                UserRating, user=change.user_id, pool=pool, rating=rating,
+                deviation=deviation, volatility=volatility, games=1, last_played_at=at,
+            )
 
 
 def of_user(user_id: int) -> dict[str, Stored]:
