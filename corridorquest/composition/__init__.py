@@ -22,7 +22,6 @@ from corridorquest.api.bad_urls import CheckedRequest
 from corridorquest.composition.side_rooms import SideRooms
 from corridorquest.composition.stopping import StopsOnceServing
 from corridorquest.json_encoding import dumps
-from corridorquest.live.writer import WriterProcess
 from corridorquest.security.https_check import install_https_check
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.users import ensure_initial_admin
@@ -62,9 +61,6 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
 
     @app.before_server_start
     async def open_services(app: Sanic[Any, Any]) -> None:
-        # first: the helper is forked before any thread or database connection exists
-        writer = WriterProcess.start() if settings.stream_writer == "process" else None
-        app.ctx.stream_writer = writer
         ctx = ServiceContext.open(settings)
         # What exists now (modules, routes, the OpenAPI spec) lives as long as the server:
         # out of the collector's sight, a full collection no longer walks it (pauses that
@@ -81,7 +77,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
             ctx.store, settings.admin_username, settings.admin_email, settings.init
         )
         log.info("database ready: %s", _redacted(settings.database_url))
-        app.ctx.side_rooms = await SideRooms.start(ctx, writer)
+        app.ctx.side_rooms = await SideRooms.start(ctx)
         app.ctx.live = app.ctx.side_rooms.live  # the stream handlers find the hub here
         # A request allocates thousands of containers that reference counting frees; the
         # default threshold (700) still ran a young collection every few requests, and the
@@ -104,9 +100,6 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         ctx: ServiceContext | None = getattr(app.ctx, "services", None)
         if ctx is not None:
             await ctx.close()
-        writer = getattr(app.ctx, "stream_writer", None)
-        if writer is not None:
-            await writer.close()
 
     return app
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from corridorquest.live import LiveService, start_live
-from corridorquest.live.writer import WriterProcess
 from corridorquest.notify.worker import NotifyWorker, start_notifications
 from corridorquest.scheduler import Scheduler, start_scheduler
 from corridorquest.services.context import ServiceContext
@@ -28,11 +27,11 @@ class SideRooms:
     live: LiveService
 
     @classmethod
-    async def start(cls, ctx: ServiceContext, writer: WriterProcess | None) -> SideRooms:
+    async def start(cls, ctx: ServiceContext) -> SideRooms:
         notifier = start_notifications(ctx)  # before any write: it keeps events
         scheduler = start_scheduler(ctx)
         try:
-            live = await start_live(ctx, writer)  # streams; on PostgreSQL, the relay
+            live = await start_live(ctx)  # streams; on PostgreSQL, the relay
         except BaseException:
             await scheduler.stop()
             await notifier.stop()
