@@ -289,8 +289,8 @@ class Settings(BaseSettings):
         64,
         ge=1,
         description="MiB waiting to be written to all the live streams of one server "
-        "process (and as much in its stream writer process); beyond it the streams that "
-        "hold the most are disconnected (their clients reconnect and resume).",
+        "process; beyond it the streams that hold the most are disconnected (their "
+        "clients reconnect and resume).",
     )
     stream_stall_timeout: Seconds = Field(
         5,
@@ -305,14 +305,6 @@ class Settings(BaseSettings):
         "is refused with 503 too_many_streams_on_server and retry_after. 0: half the "
         "open-file limit (raised to its hard limit at start) less 100, kept for ordinary "
         "requests and the database.",
-    )
-    stream_writer: Literal["process", "inline"] = Field(
-        "process",
-        description="process: a helper process, forked at start-up, writes the live "
-        "streams' updates to their connections, keeping those socket writes (one per "
-        "spectator per change) off the server's event loop; where it cannot run (not "
-        "Linux), or if it dies, the server writes them. inline: the server writes them "
-        "itself (one process).",
     )
     scheduler_interval: Seconds = Field(
         60,

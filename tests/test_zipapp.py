@@ -30,7 +30,6 @@ import httpx
 import pytest
 
 from tests.support.games import play, started_game
-from tests.support.processes import children
 from tests.support.server import free_port, fresh_database, stop
 from tests.support.sse import EventReader
 from tests.support.users import insert_user, latest_code
@@ -140,7 +139,6 @@ def pyz_server(built: Built) -> Iterator[PyzServer]:
             EMAIL_BACKEND="file",
             MAIL_DIR=str(home / "mail"),
             MOTD=MOTD,
-            STREAM_WRITER="process",  # (forked from inside the pex: tested below)
         )
         log_path = home / "server.log"
         with open(log_path, "wb") as log:
@@ -244,11 +242,7 @@ def test_server_pyz_serves_the_web_pages_and_their_assets(pyz_server: PyzServer)
         assert answer.headers["content-type"].startswith(kind), path
 
 
-def test_server_pyz_streams_a_game_through_its_stream_writer_process(
-    pyz_server: PyzServer,
-) -> None:
-    # the writer is forked from inside the pex (Sanic's own multi-process mode is not)
-    assert len(children(pyz_server.pid, "cq-stream-write")) == 1
+def test_server_pyz_streams_a_game(pyz_server: PyzServer) -> None:
     api = pyz_server.url + "/api/v1"
     tokens = {name: insert_user(pyz_server.database_url, name) for name in ("pia", "quin")}
     with httpx.Client(base_url=api, timeout=10) as client:

@@ -9,10 +9,10 @@ from markupsafe import Markup
 from sanic import Request
 
 from corridorquest.callers import services
+from corridorquest.drawing.board_svg import board_svg
 from corridorquest.services import games, messages, positions
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound, Unprocessable
-from corridorquest.web.board_svg import board_svg
 
 MAX_GAME_ID = 2**62
 

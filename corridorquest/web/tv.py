@@ -13,10 +13,10 @@ from sanic.response import HTTPResponse, html, json
 from sanic_ext import openapi
 
 from corridorquest.callers import services
+from corridorquest.drawing.board_svg import board_svg
 from corridorquest.services import game_list, games
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound
-from corridorquest.web.board_svg import board_svg
 from corridorquest.web.game_data import public_game
 from corridorquest.web.templating import render
 from corridorquest.web.viewer import login_redirect, viewer
