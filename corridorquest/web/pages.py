@@ -12,7 +12,7 @@
   or end within TV_POLL seconds (`/web/tv/list`, then `/web/tv/boards`), pages
   cycling: tv.py;
 - `/users/{name}`: a player's ratings in both pools with a graph of each (rating_graph):
-  profile.py;
+  profile.py; `/leaderboard`: the highest ratings of both pools: rating_leaderboard.py;
 - `/login`, `/logout`: login.py; `/web/static/...`: assets.py.
 
 The HTML comes from templates (templates/, through templating.py: autoescaped, strict).
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from sanic import Blueprint
 
-from corridorquest.web import assets, game_pages, lobby, login, profile, tv
+from corridorquest.web import assets, game_pages, lobby, login, profile, rating_leaderboard, tv
 from corridorquest.web.page_headers import add_page_headers
 
 bp = Blueprint("web", url_prefix="/")
@@ -42,6 +42,7 @@ ROUTES = (  # (address, method, handler)
     ("/games/<game_id:int>", "GET", game_pages.game_page),
     ("/web/games/<game_id:int>/live", "GET", game_pages.game_fragment),
     ("/users/<username:str>", "GET", profile.profile_page),
+    ("/leaderboard", "GET", rating_leaderboard.leaderboard_page),
     ("/tv", "GET", tv.tv),
     ("/web/tv/list", "GET", tv.tv_list),
     ("/web/tv/boards", "GET", tv.tv_boards),

@@ -9,7 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.rated_games import duel
+from corridorquest.store.models import User, UserRating, utcnow
+from tests.support.rated_games import duel, in_store
 from tests.support.server import RunningServer
 from tests.web.browser import browser_page, chromium_missing
 
@@ -75,3 +76,23 @@ def test_a_finished_games_page_shows_each_players_rating_change(
     assert page.status_code == 200, page.text
     assert '<a href="/users/gus">gus</a> 1500? → 1662? (+162)' in page.text
     assert '<a href="/users/gwen">gwen</a> 1500? → 1338? (-162)' in page.text
+
+
+def test_the_web_leaderboard_by_rating_lists_each_pool(
+    server: RunningServer, tokens: Callable[[tuple[str, ...]], dict[str, str]],
+) -> None:
+    tokens(("lena", "lars"))
+
+    def seed() -> None:
+        for name, pool, rating, games in (("lena", "4p", 1711.0, 8), ("lars", "4p", 1690.0, 3)):
+            user = User.get(User.username == name)
+            UserRating.create(user=user, pool=pool, rating=rating, deviation=90.0,
+                              volatility=None, games=games, last_played_at=utcnow())
+
+    in_store(server.database_url, seed)
+    page = httpx.get(f"{server.base_url}/leaderboard", timeout=10)
+    assert page.status_code == 200, page.text
+    four = page.text.split('data-pool="4p"')[1]
+    assert '<td>1</td><td><a href="/users/lena">lena</a></td><td>1711</td>' in four
+    assert "lars" not in four  # 3 games: not yet
+    assert "Nobody qualifies yet." in page.text.split('data-pool="4p"')[0]
