@@ -1,0 +1,46 @@
+"""/api/v1/games/{id}/record: a game as a record in the common notation (docs/records.md)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from sanic import Blueprint, Request
+from sanic.response import HTTPResponse, json, raw
+
+from corridorquest.api.auth import require_user, services
+from corridorquest.api.docs import documented, query_parameters
+from corridorquest.api.game_schemas import ShowQuery
+from corridorquest.api.games import TAG, checked_id
+from corridorquest.api.validation import parse_query
+from corridorquest.records import format_json, format_text
+from corridorquest.services import record_export
+
+bp = Blueprint("records", url_prefix="/games")
+
+TEXT = "text/plain; charset=utf-8"
+HEADERS = {"Cache-Control": "private, no-cache", "X-Content-Type-Options": "nosniff"}
+
+
+class RecordQuery(ShowQuery):
+    format: str = Field(
+        "text", pattern="^(text|json)$", description="text (tag lines and movetext) or json"
+    )
+
+
+@bp.get("/<game_id:int>/record")
+@documented(
+    "The game as a record (tags and movetext; ?format=json), as the caller may see it",
+    tag=TAG,
+    ok=(200, None),
+    errors=(404, 409, 422),
+    media=("text/plain", "the record: tag lines and the movetext (docs/records.md)"),
+)
+@query_parameters(RecordQuery)
+async def record(request: Request, game_id: int) -> HTTPResponse:
+    user = await require_user(request)
+    query = parse_query(request, RecordQuery)
+    found = await record_export.export_game(
+        services(request), user, checked_id(game_id), query.invitation_code
+    )
+    if query.format == "json":
+        return json(format_json(found), headers=HEADERS)
+    return raw(format_text(found).encode(), content_type=TEXT, headers=HEADERS)
