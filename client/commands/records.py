@@ -83,3 +83,26 @@ def export(state: AppState, game_id: int | None, user: str | None, finished: boo
     if game_id is None and not found:
         click.echo(f"No finished games of {user}.", err=True)
     _write(text, output)
+
+
+@game.command(name="import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True), metavar="<FILE>")
+@pass_state
+def import_(state: AppState, file: str) -> None:
+    """Import finished games from a record file ('-': standard input).
+
+    The server replays each record; at the first illegal action nothing is stored and
+    the error names the action's number and the reason. Imported games are unrated.
+    """
+    try:
+        if file == "-":
+            text = click.get_text_stream("stdin").read()
+        else:
+            text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise InputError(f"cannot read {file}: {reason}") from None
+    with state.api() as api:
+        answer = api.call("POST", "/games/imported", json={"record": text})
+    for game_id in answer.get("games", []):
+        click.echo(f"Imported game {int(game_id)}.")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, json, raw
 
@@ -10,9 +10,9 @@ from corridorquest.api.auth import require_user, services
 from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.game_schemas import ShowQuery
 from corridorquest.api.games import TAG, checked_id
-from corridorquest.api.validation import parse_query
-from corridorquest.records import format_json, format_text
-from corridorquest.services import record_export
+from corridorquest.api.validation import parse_body, parse_query
+from corridorquest.records import MAX_RECORD_CHARS, format_json, format_text
+from corridorquest.services import record_export, record_import
 
 bp = Blueprint("records", url_prefix="/games")
 
@@ -44,3 +44,29 @@ async def record(request: Request, game_id: int) -> HTTPResponse:
     if query.format == "json":
         return json(format_json(found), headers=HEADERS)
     return raw(format_text(found).encode(), content_type=TEXT, headers=HEADERS)
+
+
+class ImportIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    record: str = Field(
+        ..., max_length=MAX_RECORD_CHARS, description="one or several records (docs/records.md)"
+    )
+
+
+class ImportedOut(BaseModel):
+    games: list[int] = Field(..., description="the ids of the imported games, in order")
+
+
+@bp.post("/imported")
+@documented(
+    "Import finished games from records (all or none): finished games marked imported",
+    tag=TAG,
+    ok=(201, ImportedOut),
+    body=ImportIn,
+    errors=(413, 422),
+)
+async def import_games(request: Request) -> HTTPResponse:
+    user = await require_user(request)
+    body = parse_body(request, ImportIn)
+    ids = await record_import.import_records(services(request), user, body.record)
+    return json({"games": ids}, status=201)

@@ -14,6 +14,7 @@ from corridorquest.records.text import (
     format_records,
     format_text,
     parse_records,
+    played,
     record_from_json,
     replay,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "format_text",
     "from_record",
     "parse_records",
+    "played",
     "record_from_json",
     "replay",
     "to_record",

@@ -284,20 +284,29 @@ def replay(record: Record) -> list[GameState]:
     RecordError (``illegal_action``, with its number and the engine's reason) at the
     first action the rules refuse.
     """
+    return played(record)[0]
+
+
+def played(record: Record) -> tuple[list[GameState], list[tuple[Seat, str]]]:
+    """``replay``'s positions, and the seat and kind (move, jump, wall) of each action."""
     state = GameState.new(record.size, record.players, record.first)
     positions = [state.copy()]
+    movers: list[tuple[Seat, str]] = []
     for number, text in enumerate(record.actions, start=1):
         if text is None:
             raise RecordError("hidden_action", "this action is hidden", action=number)
+        seat = state.turn
         try:
-            state.play_notation(text)
+            action = state.play_notation(text)
         except EngineError as error:
             message = _NAMES.sub(
                 lambda m: _record_name(m[0], record), str(error)
             )  # the engine names squares and walls on the server's board
             raise RecordError("illegal_action", message, action=number) from None
+        assert seat is not None
+        movers.append((seat, action.kind))
         positions.append(state.copy())
-    return positions
+    return positions, movers
 
 
 def _record_name(name: str, record: Record) -> str:

@@ -9,6 +9,7 @@ whoever may not see it (`load_visible`).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from corridorquest.engine import Seat
@@ -33,13 +34,20 @@ def _date(view: dict[str, Any]) -> str | None:
 
 
 def build_record(
-    view: dict[str, Any], history: list[dict[str, Any]], first: Seat, server: str | None
+    view: dict[str, Any],
+    history: list[dict[str, Any]],
+    first: Seat,
+    server: str | None,
+    imported: dict[str, str] | None = None,
 ) -> Record:
-    """The record of a game view and its history (both as the caller sees them)."""
+    """The record of a game view and its history (both as the caller sees them).
+
+    `imported`: the tags of the record an imported game came from (its players' names and
+    date are kept)."""
     tags: dict[str, str] = {"Game": str(view["id"])}
     if server:
         tags["Server"] = server
-    date = _date(view)
+    date = (imported or {}).get("Date") or _date(view)
     if date:
         tags["Date"] = date
     seat_of_name: dict[str, str] = {}
@@ -47,10 +55,16 @@ def build_record(
         if seat["username"]:
             tags[SEAT_TAGS[seat["seat"]]] = seat["username"]
             seat_of_name[seat["username"]] = seat["seat"]
+    for name in SEAT_TAGS.values():
+        if imported and imported.get(name):
+            tags[name] = imported[name]
     tags["Mode"] = _mode(view)
     tags["Status"] = view["status"]
     winner = view["winner"] if view["status"] == "finished" else None
     tags["Result"] = seat_of_name.get(winner, "*") if winner else "*"
+    if imported is not None:
+        tags["Result"] = imported.get("Result") or "*"
+        tags["Imported"] = "yes"
     scores = [
         f"{seat_of_name[name]} {score}"
         for name, score in view["scores"].items()
@@ -75,6 +89,11 @@ async def export_game(
         rows = list(GameAction.select().where(GameAction.game == game_id).order_by(GameAction.n))
         history = history_view(loaded, rows, user.id)
         server = ctx.settings.public_url
-        return build_record(view, history, loaded.state.first, str(server) if server else None)
+        imported = json.loads(loaded.game.imported) if loaded.game.imported else None
+        if imported is not None and loaded.state.winner is not None:
+            imported["Result"] = loaded.state.winner.value
+        return build_record(
+            view, history, loaded.state.first, str(server) if server else None, imported
+        )
 
     return await ctx.store.transaction(read)

@@ -99,3 +99,29 @@ def test_usage_errors(cq: Cq) -> None:
     assert cq("game", "export", profile="exann").exit_code == 2
     assert cq("game", "export", "-g", "1", "--user", "exann", profile="exann").exit_code == 2
     assert cq("game", "export", "--user", "exann", profile="exann").exit_code == 2
+
+
+def test_import_a_file_exported_before(cq: Cq, finished: list, tmp_path: Path) -> None:
+    target = tmp_path / "all.cqr"
+    assert cq("game", "export", "--user", "exann", "--finished", "-o", str(target),
+              profile="exann").exit_code == 0
+    result = cq("game", "import", str(target), profile="excat")
+    assert result.exit_code == 0, result.output
+    ids = [int(word.rstrip(".")) for word in result.output.split() if word[0].isdigit()]
+    assert len(ids) == 2
+    for new_id, (_, view) in zip(ids, finished, strict=True):
+        assert game_json(cq, new_id, "exben")["pawns"] == view["pawns"]
+
+
+def test_import_names_the_first_illegal_action_and_stores_nothing(
+    cq: Cq, tmp_path: Path
+) -> None:
+    target = tmp_path / "bad.cqr"
+    target.write_text('[Size "9"]\n1. e2 e8 2. e3 e7 3. e4 e6 4. e5 e5\n', encoding="utf-8")
+    before = cq("game", "list", "-s", "finished", profile="excat").output
+    result = cq("game", "import", str(target), profile="excat")
+    assert result.exit_code == 4, result.output
+    assert "action 8" in result.output and "occupied" in result.output
+    assert cq("game", "list", "-s", "finished", profile="excat").output == before
+    missing = cq("game", "import", str(tmp_path / "nope.cqr"), profile="excat")
+    assert missing.exit_code == 2 and "cannot read" in missing.output

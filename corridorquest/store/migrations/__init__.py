@@ -64,6 +64,9 @@ STEPS: list[Step] = [
     (14, "signup requests, for their limit per client address", schema.signup_requests),
     (15, "login attempts whose password is being checked are told from failures",
      schema.login_attempt_checking),
+    # 16 and 17 are taken by other work of wave 3
+    (18, "games imported from records keep their record's tags (issue 31)",
+     schema.imported_games),
 ]
 
 
