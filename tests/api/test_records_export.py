@@ -37,24 +37,16 @@ def seat_of(match: Match, name: str) -> str:
     return next(seat for seat, user in match.names.items() if user == name)
 
 
-def opponents_wall(match: Match, viewer_seat: str) -> str:
+def opponents_wall(client: httpx.Client, match: Match, viewer_seat: str) -> str:
     """Let the seat that is not `viewer_seat` place a wall (playing a step first if
     needed); return the wall's notation."""
     while match.mirror.turn is not None and match.mirror.turn.value == viewer_seat:
         step = match.mirror.legal_steps()[0]
-        act(match_client[0], match, "jump" if step.jump else "move", str(step.to))
+        act(client, match, "jump" if step.jump else "move", str(step.to))
     wall = pick_wall(match.mirror, frozenset())
     assert wall is not None
-    act(match_client[0], match, "wall", wall)
+    act(client, match, "wall", wall)
     return wall
-
-
-match_client: list[httpx.Client] = []
-
-
-@pytest.fixture(autouse=True)
-def remember_client(client: httpx.Client) -> None:
-    match_client[:] = [client]
 
 
 @pytest.mark.parametrize(
@@ -86,7 +78,7 @@ def test_an_invisible_wall_is_never_in_the_record_of_a_game_in_play(
 ) -> None:
     match = start(client, pair(tokens), size=7, invisible=True)
     ann = seat_of(match, "rcann")
-    wall = opponents_wall(match, ann)  # rcbob's wall
+    wall = opponents_wall(client, match, ann)  # rcbob's wall
     for viewer in ("rcann", "rcwatch"):
         text = record_text(client, tokens[viewer], match.id)
         movetext = text.split("\n\n", 1)[1]
@@ -109,7 +101,7 @@ def test_a_masked_game_in_play_names_no_owner_nor_scores(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
     match = start(client, pair(tokens), size=7, masked=True)
-    opponents_wall(match, seat_of(match, "rcann"))
+    opponents_wall(client, match, seat_of(match, "rcann"))
     for viewer in ("rcann", "rcbob", "rcwatch"):
         text = record_text(client, tokens[viewer], match.id)
         assert "[Scores" not in text and '[Result "*"]' in text
