@@ -22,17 +22,25 @@ HEADERS = {"Cache-Control": "private, no-cache", "X-Content-Type-Options": "nosn
 
 class RecordQuery(ShowQuery):
     format: str = Field(
-        "text", pattern="^(text|json)$", description="text (tag lines and movetext) or json"
+        "text", pattern="^(text|json)?$", description="text (tag lines and movetext) or json"
     )
+
+
+class RecordOut(BaseModel):
+    tags: dict[str, str] = Field(..., description="the tags by name (docs/records.md)")
+    actions: list[str | None] = Field(
+        ..., description="the actions, the first mover on e1 (null: hidden from the caller)"
+    )
+    movetext: str
 
 
 @bp.get("/<game_id:int>/record")
 @documented(
     "The game as a record (tags and movetext; ?format=json), as the caller may see it",
     tag=TAG,
-    ok=(200, None),
+    ok=(200, RecordOut),
     errors=(404, 409, 422),
-    media=("text/plain", "the record: tag lines and the movetext (docs/records.md)"),
+    media=("text/plain", "the record: tag lines and the movetext (?format=json: JSON)"),
 )
 @query_parameters(RecordQuery)
 async def record(request: Request, game_id: int) -> HTTPResponse:
@@ -41,7 +49,7 @@ async def record(request: Request, game_id: int) -> HTTPResponse:
     found = await record_export.export_game(
         services(request), user, checked_id(game_id), query.invitation_code
     )
-    if query.format == "json":
+    if query.format == "json":  # (an empty format: the text)
         return json(format_json(found), headers=HEADERS)
     return raw(format_text(found).encode(), content_type=TEXT, headers=HEADERS)
 
