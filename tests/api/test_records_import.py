@@ -121,3 +121,14 @@ def test_ten_megabytes_are_refused(client: httpx.Client, tokens: dict[str, str])
     assert answer.status_code == 413
     assert answer.json()["reason"]
     assert finished_count(client, tokens["imann"]) == before
+
+
+def test_the_web_page_of_an_imported_game_and_its_replay_steps(
+    client: httpx.Client, server: RunningServer, tokens: dict[str, str]
+) -> None:
+    text, _ = plain_game(5)
+    [game_id] = import_text(client, tokens["imann"], text).json()["games"]
+    for query in ("", "?at=0", "?at=3"):
+        page = httpx.get(f"{server.base_url}/games/{game_id}{query}", timeout=10.0)
+        assert page.status_code == 200, page.text[:500]
+        assert "<html" in page.text.lower()
