@@ -17,6 +17,7 @@ from client.commands import (  # noqa: F401  (each adds its commands to the `gam
     marks,
     messages,
     play,
+    records,
     trade,
     watch,
 )

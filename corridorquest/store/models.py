@@ -155,6 +155,9 @@ class Game(BaseModel):
     started_at = pw.DateTimeField(null=True)
     finished_at = pw.DateTimeField(null=True)
     cancelled_at = pw.DateTimeField(null=True)
+    # a game imported from a record (migration 18): its record's tags as JSON (the
+    # players' names as text, not accounts); None for a game played here
+    imported = pw.TextField(null=True)
 
 
 class GamePlayer(BaseModel):

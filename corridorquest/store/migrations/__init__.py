@@ -67,6 +67,8 @@ STEPS: list[Step] = [
     # 16: bots' mark on users (the bots branch)
     (17, "ratings per user and pool; each finished game's ratings before and after",
      schema.ratings),
+    (18, "games imported from records keep their record's tags (issue 31)",
+     schema.imported_games),
 ]
 
 

@@ -99,3 +99,7 @@ def login_attempt_checking(db: pw.Database) -> None:
 
 def ratings(db: pw.Database) -> None:
     db.create_tables([UserRating, GameRating], safe=True)
+
+
+def imported_games(db: pw.Database) -> None:
+    add_column_if_missing(db, "game", "imported", pw.TextField(null=True))
