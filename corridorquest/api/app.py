@@ -19,7 +19,7 @@ from sanic_ext import Config
 from sanic_ext.config import PRIORITY as SANIC_EXT_PRIORITY
 from sanic_ext.extensions.http.extension import HTTPExtension
 
-from corridorquest import __version__
+from corridorquest import __version__, discovery
 from corridorquest.api import (
     admin_audit,
     admin_games,
@@ -174,6 +174,8 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         log.info("database ready: %s", _redacted(settings.database_url))
         app.ctx.scheduler = start_scheduler(ctx)
         app.ctx.live = await start_live(ctx, writer)  # streams; on PostgreSQL, the relay
+        # LAN discovery (issue 30): mDNS announcement in its own thread; move with the wiring
+        app.ctx.discovery = discovery.start(settings, discovery.served_port(app, settings))
         # A request allocates thousands of containers that reference counting frees; the
         # default threshold (700) still ran a young collection every few requests, and the
         # older generations after them. Collections that rare keep p99 under load about a
@@ -191,6 +193,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
 
     @app.after_server_stop
     async def close_services(app: Sanic[Any, Any]) -> None:
+        await discovery.stop(getattr(app.ctx, "discovery", None))  # LAN discovery (issue 30)
         scheduler = getattr(app.ctx, "scheduler", None)
         if scheduler is not None:
             await scheduler.stop()
