@@ -13,7 +13,7 @@ import io
 from typing import Any
 from urllib.parse import quote
 
-from client.errors import RefusedError
+from client.errors import CqError, RefusedError
 
 
 def join_link(base_url: str, game: dict[str, Any]) -> str:
@@ -38,8 +38,11 @@ def join_link(base_url: str, game: dict[str, Any]) -> str:
 
 def qr_text(link: str) -> str:
     """The QR code of `link` in half-block characters (segno's compact terminal output)."""
-    import segno
-
+    try:
+        import segno
+    except ImportError:
+        raise CqError("this cq cannot draw QR codes: the segno package is not installed "
+                      "(pip install segno)", reason="qr_unavailable") from None
     out = io.StringIO()
     segno.make(link).terminal(out=out, compact=True, border=2)
     return out.getvalue()

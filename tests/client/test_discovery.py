@@ -26,16 +26,30 @@ TAG = secrets.token_hex(3)  # names no other test's server carries
 ANNOUNCED = {"alpha": "on", "beta": "on", "gamma": "off", "delta": "auto"}
 
 
+def announced(server: RunningServer) -> None:
+    """Wait until the server's log says its announcement is made (probing takes ~2 s)."""
+    deadline = time.monotonic() + 15
+    while "announced on the local network" not in server.log_text():
+        assert time.monotonic() < deadline, server.log_text()[-2000:]
+        time.sleep(0.05)
+
+
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, RunningServer]]:
     with ExitStack() as stack:
-        yield {
+        running = {
             name: stack.enter_context(running_server(
                 tmp_path_factory.mktemp(name), DISCOVERY=setting,
                 DISCOVERY_NAME=f"{name}-{TAG}",
             ))
             for name, setting in ANNOUNCED.items()
         }
+        for name, setting in ANNOUNCED.items():
+            if setting == "on":
+                announced(running[name])
+            else:
+                assert "announced on the local network" not in running[name].log_text()
+        yield running
 
 
 def found_lines(output: str) -> dict[str, str]:
