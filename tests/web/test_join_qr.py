@@ -128,3 +128,24 @@ def test_in_chromium_the_qr_code_shows_and_goes_when_the_game_starts(
         tab.wait_for_selector("#join", state="detached", timeout=3000)
         assert tab.evaluate("window.notReloaded") is True
         assert refused == []
+
+
+@pytest.mark.skipif(chromium_missing(), reason="needs /usr/bin/chromium")
+def test_in_chromium_a_private_games_link_opens_its_page_live_for_whoever_scanned_it(
+    server: RunningServer, client: httpx.Client, users: dict[str, str]
+) -> None:
+    game = new_game(client, users["hana"], size=5, private=True)
+    link = f"{server.base_url}/games/{game['id']}?code={game['invitation_code']}"
+    with browser_page() as browser:
+        context = browser.new_context(extra_http_headers=auth(users["ivan"]))
+        tab = context.new_page()
+        answer = tab.goto(link)
+        assert answer is not None and answer.status == 200
+        assert tab.locator("#join").count() == 0  # not a player: no code to pass on
+        tab.evaluate("window.notReloaded = true")
+        time.sleep(0.5)  # the page's stream (opened with the code) is up
+        joined = join(client, users["ivan"], game["id"], invitation_code=game["invitation_code"])
+        assert joined.status_code == 201, joined.text
+        tab.wait_for_selector(".status:has-text('to move')", timeout=3000)
+        assert tab.evaluate("window.notReloaded") is True
+        context.close()
