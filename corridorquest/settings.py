@@ -106,6 +106,17 @@ class Settings(BaseSettings):
         "e-mails name it and link each public game's page there, ntfy messages open that "
         "page. None: e-mails name the server by its host name and port, and link nothing.",
     )
+    discovery: Annotated[Literal["auto", "on", "off"], BeforeValidator(lower)] = Field(
+        "auto",
+        description="Announce the server on the local network (mDNS/DNS-SD, "
+        "_corridorquest._tcp; `cq server find` lists it): auto (when HOST is not a "
+        "loopback address), on (on loopback too), off.",
+    )
+    discovery_name: str | None = Field(
+        None,
+        max_length=40,
+        description="The server's name in that announcement. None: this machine's host name.",
+    )
     # --- process -----------------------------------------------------------------------
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         "INFO", description="Log level of the standard output log: DEBUG, INFO, WARNING, ERROR."

@@ -22,6 +22,7 @@ from client.commands.game_group import (
 )
 from client.commands.options import board_size_option, game_id_option, players_option
 from client.errors import InputError, RefusedError
+from client.join_qr import join_link, qr_text
 from client.render.game_text import render_game_list
 from client.render.ratings import render_game_ratings, unknown_route
 from client.safe_text import visible
@@ -38,16 +39,32 @@ from client.state import AppState, pass_state
               metavar="<FILE>",
               help="Write the board as an SVG picture to FILE ('-': standard output) "
               "instead of drawing it")
+@click.option("--qr", "qr", is_flag=True,
+              help="Print the join link of a waiting game and its QR code, for a phone to "
+              "scan (a private game's: its players only)")
 @pass_state
 def show(
-    state: AppState, game_id: int, as_json: bool, at: int | None, svg_file: str | None
+    state: AppState, game_id: int, as_json: bool, at: int | None, svg_file: str | None,
+    qr: bool,
 ) -> None:
     """Show Game.
 
     The board, the players, whose turn it is and the last actions. With --at N, the board
     as it was after N actions (during play you see only what you could see). With --svg
     FILE, the board as the server draws it (what you may see of it) is written to FILE.
+    With --qr, the link that opens a waiting game's web page (the server's PUBLIC_URL, or
+    the URL this profile uses) and its QR code; a private game's link carries its code.
     """
+    if qr:
+        if as_json or svg_file is not None or at is not None:
+            raise click.UsageError("--qr goes alone: not with --json, --svg or --at")
+        with state.api() as api:
+            data = api.game(game_id)
+            base = api.server_info().get("public_url") or api.server_url
+        link = join_link(base, data)
+        click.echo(qr_text(link), nl=False)
+        click.echo(f"Join game {game_id}: {link}")
+        return
     if svg_file is not None:
         if as_json:
             raise click.UsageError("--svg and --json do not go together: choose one")

@@ -17,6 +17,7 @@ from typing import Any
 
 from sanic import Sanic
 
+from corridorquest import discovery
 from corridorquest.api.app import mount_api
 from corridorquest.api.bad_urls import CheckedRequest
 from corridorquest.composition.side_rooms import SideRooms
@@ -79,6 +80,8 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         log.info("database ready: %s", _redacted(settings.database_url))
         app.ctx.side_rooms = await SideRooms.start(ctx)
         app.ctx.live = app.ctx.side_rooms.live  # the stream handlers find the hub here
+        # LAN discovery (issue 30): the mDNS announcement, in its own thread
+        app.ctx.discovery = discovery.start(settings, discovery.served_port(app, settings))
         # A request allocates thousands of containers that reference counting frees; the
         # default threshold (700) still ran a young collection every few requests, and the
         # older generations after them. Collections that rare keep p99 under load about a
@@ -94,6 +97,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
 
     @app.after_server_stop
     async def close_services(app: Sanic[Any, Any]) -> None:
+        await discovery.stop(getattr(app.ctx, "discovery", None))
         side_rooms: SideRooms | None = getattr(app.ctx, "side_rooms", None)
         if side_rooms is not None:
             await side_rooms.stop()

@@ -21,7 +21,10 @@ style, no framing.
 
 Everything shown is what the API shows the watcher (`callers.watcher`: the logged-in
 user, or anybody when WEB_WATCH_WITHOUT_LOGIN allows): the same services and views, so
-the same visibility rules; private games never appear and their URLs answer 404. With
+the same visibility rules; private games never appear in the lists or on /tv, and their
+URLs answer 404 except to their players and to whoever opens the game's join link (its
+invitation code, `?code=`); a waiting game's page shows its join link as a QR code
+(join_qr.py; a private game's to its players only). With
 WEB_WATCH_WITHOUT_LOGIN=false the pages ask for a login (`/login` sets a session cookie
 that counts for GET requests only).
 """
