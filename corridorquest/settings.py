@@ -314,6 +314,18 @@ class Settings(BaseSettings):
         "Linux), or if it dies, the server writes them. inline: the server writes them "
         "itself (one process).",
     )
+    bot_workers: int = Field(
+        1,
+        ge=0,
+        description="Worker processes that compute the bots' moves (SPEC §13), off the "
+        "server's event loop. 0: the bots play in no process of this server (another "
+        "process of the same database plays them, or nobody: their games wait).",
+    )
+    bot_safety_interval: Seconds = Field(
+        30,
+        description="How often each server process looks for games where it is a bot's "
+        "turn and nothing is computing it (a safety: a bot normally moves at once).",
+    )
     scheduler_interval: Seconds = Field(
         60,
         description="How often the scheduler purges (cancelled games, expired codes, "

@@ -47,6 +47,7 @@ from corridorquest.live.writer import WriterProcess
 from corridorquest.notify.worker import start_notifications
 from corridorquest.scheduler import start_scheduler
 from corridorquest.security.https_check import install_https_check
+from corridorquest.services.bot_users import ensure_bot_users
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.users import ensure_initial_admin
 from corridorquest.settings import Settings
@@ -171,6 +172,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         ensure_initial_admin(
             ctx.store, settings.admin_username, settings.admin_email, settings.init
         )
+        ensure_bot_users(ctx.store)  # after the administrator: it is made on an empty database
         log.info("database ready: %s", _redacted(settings.database_url))
         app.ctx.scheduler = start_scheduler(ctx)
         app.ctx.live = await start_live(ctx, writer)  # streams; on PostgreSQL, the relay

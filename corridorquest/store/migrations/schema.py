@@ -93,3 +93,7 @@ def signup_requests(db: pw.Database) -> None:
 
 def login_attempt_checking(db: pw.Database) -> None:
     add_column_if_missing(db, "login_attempt", "checking", pw.BooleanField(default=False))
+
+
+def bot_mark(db: pw.Database) -> None:
+    add_column_if_missing(db, "user", "bot_level", pw.IntegerField(null=True))

@@ -1,0 +1,99 @@
+"""The bot users (SPEC §13): one per level, created by the server, marked with their level.
+
+A bot is a `User` whose `bot_level` is 1..6. The server creates the missing ones at every
+start (`bot-1` ... `bot-6`; an administrator may rename them, the mark stays). A bot has
+no usable password (its hash is no argon2 hash: no password ever matches) and a login
+as a bot is refused with 403 `bot_account`; it is verified, wants no notifications and has
+an address under `.invalid` (RFC 2606), so that no mail can reach anybody.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from corridorquest.services.errors import Unprocessable
+from corridorquest.store import Store
+from corridorquest.store.models import User, utcnow
+
+log = logging.getLogger(__name__)
+
+LEVELS = range(1, 7)
+NO_PASSWORD = "!bot: no password login"  # never a valid hash: no password matches it
+
+
+def bot_username(level: int) -> str:
+    return f"bot-{level}"
+
+
+def bot_email(level: int) -> str:
+    return f"bot-{level}@bots.invalid"
+
+
+def check_level(level: object) -> int:
+    """A bot level 1..6 (a bool or another type is no level); raises Unprocessable."""
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise Unprocessable(
+            "invalid_bot_level", f"bot level {level!r}: a bot level is a whole number from 1 to 6"
+        )
+    return level
+
+
+def _create_missing() -> list[str]:
+    have = {level for (level,) in User.select(User.bot_level)
+            .where(User.bot_level.is_null(False)).tuples()}
+    made = []
+    for level in LEVELS:
+        if level in have:
+            continue
+        name = bot_username(level)
+        suffix = 1
+        while User.find_by_name(name) is not None:  # a person took the name: another one
+            suffix += 1
+            name = f"{bot_username(level)}-{suffix}"
+        now = utcnow()
+        User.create(
+            username=name,
+            email=bot_email(level),
+            password_hash=NO_PASSWORD,
+            description=f"computer opponent, level {level} of 6",
+            verified=True,
+            notify_turn=False,
+            notify_action=False,
+            notify_game=False,
+            notify_digest=False,
+            ntfy_dm_topic=None,
+            bot_level=level,
+            created_at=now,
+            password_changed_at=now,
+        )
+        made.append(name)
+    return made
+
+
+def ensure_bot_users(store: Store) -> list[str]:
+    """Create the bot users that are missing (at every start); their names."""
+    made = store.run(_create_missing)
+    if made:
+        log.info("bot users created: %s", ", ".join(made))
+    return made
+
+
+def bot_user_ids() -> dict[int, int]:
+    """user id -> level of every bot (inside a transaction)."""
+    return {
+        user_id: level
+        for user_id, level in User.select(User.id, User.bot_level)
+        .where(User.bot_level.is_null(False))
+        .tuples()
+    }
+
+
+def bot_by_level(level: int) -> User | None:
+    """The bot user of `level` (inside a transaction)."""
+    return User.get_or_none(User.bot_level == level)
+
+
+def is_bot_name(username: str) -> bool:
+    """Whether `username` names a bot (inside a transaction)."""
+    user = User.find_by_name(username)
+    return user is not None and user.bot_level is not None
