@@ -104,7 +104,7 @@ def test_a_started_or_doubly_seated_game_refuses_a_bot(
     late = client.post(
         f"/games/{two['id']}/bots", json={"level": 2}, headers=auth(tokens["ann"])
     )
-    assert (late.status_code, late.json()["reason"]) == (409, "game_not_waiting")  # full: it started
+    assert (late.status_code, late.json()["reason"]) == (409, "game_not_waiting")
     assert get_game(client, tokens["ann"], two["id"])["revision"] == two["revision"]
 
 
