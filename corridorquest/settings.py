@@ -326,6 +326,12 @@ class Settings(BaseSettings):
         description="How often each server process looks for games where it is a bot's "
         "turn and nothing is computing it (a safety: a bot normally moves at once).",
     )
+    bot_time_cap: Seconds = Field(
+        30,
+        description="A bot move whose search takes longer than this (a safety only: a "
+        "level is a fixed search budget) is given up and a legal fallback is played "
+        "(the first step of a shortest path), with a warning in the log.",
+    )
     scheduler_interval: Seconds = Field(
         60,
         description="How often the scheduler purges (cancelled games, expired codes, "

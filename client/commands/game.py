@@ -96,6 +96,8 @@ def write_svg(picture: str, target: str, game_id: int, at: int | None) -> None:
               metavar="<LEVEL>",
               help="Seat a bot of LEVEL (1 weakest to 6) at once; repeat for more bots "
               "(one per level)")
+@click.option("--watch-only", "watch_only", is_flag=True,
+              help="Take no seat yourself: the bots (one --bot per seat) play, you watch")
 @pass_state
 def new(
     state: AppState,
@@ -106,6 +108,7 @@ def new(
     masked: bool,
     invisible: bool,
     bots: tuple[int, ...],
+    watch_only: bool,
 ) -> None:
     """New Game.
 
@@ -124,6 +127,8 @@ def new(
     }
     if bots:
         body["bots"] = list(bots)
+    if watch_only:
+        body["join"] = False
     with state.api() as api:
         data = api.new_game(body)
     if data["status"] == "started":

@@ -3,8 +3,9 @@
 One blueprint per domain under /api/v1, one error handler, OpenAPI at
 /api-docs/openapi.json and Swagger UI at /api-docs (assets shipped in api/static).
 The service context (database, bus) opens when the server starts and closes when it
-stops; the notify worker (corridorquest/notify), the scheduler (corridorquest/scheduler)
-and the live streams (corridorquest/live) start after it and stop before.
+stops; the notify worker (corridorquest/notify), the scheduler (corridorquest/scheduler),
+the bot driver (corridorquest/bot_play) and the live streams (corridorquest/live) start
+after it and stop before.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from corridorquest.api.bad_urls import CheckedRequest
 from corridorquest.api.errors import install_error_handler
 from corridorquest.api.json_encoding import dumps
 from corridorquest.api.stopping import StopsOnceServing
+from corridorquest.bot_play.driver import start_bots
 from corridorquest.live import start_live
 from corridorquest.live.writer import WriterProcess
 from corridorquest.notify.worker import start_notifications
@@ -175,6 +177,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         ensure_bot_users(ctx.store)  # after the administrator: it is made on an empty database
         log.info("database ready: %s", _redacted(settings.database_url))
         app.ctx.scheduler = start_scheduler(ctx)
+        app.ctx.bots = start_bots(ctx)  # plays the bots' moves (worker processes)
         app.ctx.live = await start_live(ctx, writer)  # streams; on PostgreSQL, the relay
         # A request allocates thousands of containers that reference counting frees; the
         # default threshold (700) still ran a young collection every few requests, and the
@@ -193,6 +196,9 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
 
     @app.after_server_stop
     async def close_services(app: Sanic[Any, Any]) -> None:
+        bots = getattr(app.ctx, "bots", None)
+        if bots is not None:
+            await bots.stop()
         scheduler = getattr(app.ctx, "scheduler", None)
         if scheduler is not None:
             await scheduler.stop()

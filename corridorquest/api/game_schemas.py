@@ -31,8 +31,13 @@ class NewGameIn(BaseModel):
     )
     bots: list[int] = Field(
         default_factory=list,
-        max_length=3,
+        max_length=4,
         description="levels (1..6) of bots seated at once, one bot per level (SPEC §13)",
+    )
+    join: bool = Field(
+        True,
+        description="false: the creator takes no seat and `bots` fills every seat (a game "
+        "of bots only, public; the creator stays its admin)",
     )
 
 

@@ -86,11 +86,12 @@ async def create(request: Request) -> HTTPResponse:
     body = parse_body(request, NewGameIn)
     fields = body.model_dump()
     levels = fields.pop("bots")
+    join = fields.pop("join")
     options = GameOptions(**fields)
-    if levels:
+    if levels or not join:
         return answer(
             await bot_seats.create_with_bots(
-                services(request), user, options, levels, idempotency_key(request)
+                services(request), user, options, levels, idempotency_key(request), join
             )
         )
     return answer(

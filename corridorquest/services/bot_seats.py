@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from corridorquest.events import Event, PlayerJoined
+from corridorquest.events import Event, PlayerJoined, PlayerLeft
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.bot_users import bot_by_level, check_level
 from corridorquest.services.context import ServiceContext
@@ -80,19 +80,56 @@ async def seat_bot(
     return await run_write(ctx, user, key, f"POST /games/{game_id}/bots", write)
 
 
-def check_bot_levels(levels: list[Any], players: int) -> list[int]:
-    """The bots asked for at creation: levels 1..6, each once, at most players - 1."""
+def check_bot_levels(
+    levels: list[Any], players: int, join: bool = True, private: bool = False
+) -> list[int]:
+    """The bots asked for at creation: levels 1..6, each once, at most players - 1 (all
+    the seats when the creator does not join: a game of bots only, public)."""
     checked = [check_level(level) for level in levels]
     if len(set(checked)) != len(checked):
         raise Unprocessable(
             "bot_already_seated", "a game holds one bot of each level: give each level once"
         )
-    if len(checked) > players - 1:
+    if join and len(checked) > players - 1:
         raise Unprocessable(
             "too_many_bots",
             f"a {players}-player game has room for {players - 1} bots beside its creator",
         )
+    if not join and len(checked) != players:
+        raise Unprocessable(
+            "bots_only_needs_every_seat",
+            f"a game of bots only (join: false) needs {players} bots, one per seat",
+        )
+    if not join and private:
+        raise Unprocessable(
+            "bots_only_game_private",
+            "a game of bots only is public (its creator watches it as a spectator)",
+        )
     return checked
+
+
+async def leave_to_bots(
+    ctx: ServiceContext, user: CurrentUser, game_id: int, key: str | None = None
+) -> WriteResult:
+    """The creator of a waiting game gives up its own seat before bots fill the game (a
+    game of bots only); it stays the game's admin (it may cancel it)."""
+
+    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
+        loaded = load_visible(game_id, user, lock=True)
+        game = loaded.game
+        if game.admin_id != user.id:
+            raise Forbidden("not_game_admin", f"only the creator of game {game_id} may do that")
+        require_status(loaded, "waiting")
+        player = loaded.player_of(user.id)
+        if player is not None:
+            player.delete_instance()
+            loaded.players = load_game(game.id).players
+            game.revision += 1
+            events.append(PlayerLeft(game_id=game.id, revision=game.revision, user_id=user.id))
+            game.save()
+        return 200, game_view(loaded, user.id)
+
+    return await run_write(ctx, user, key, f"DELETE /games/{game_id}/players/me", write)
 
 
 def _bot_key(key: str, index: int) -> str:
@@ -106,13 +143,20 @@ async def create_with_bots(
     options: GameOptions,
     levels: list[Any],
     key: str | None = None,
+    join: bool = True,
 ) -> WriteResult:
     """Create a game and seat the bots of `levels` in it (checked before anything is
-    written); answers with the game as the last write left it."""
+    written); without `join` the creator takes no seat: the bots fill every one. Answers
+    with the game as the last write left it."""
     players = 2 if options.players is None else options.players
-    checked = check_bot_levels(levels, players)
+    checked = check_bot_levels(levels, players, join, bool(options.private))
     result = await create_game(ctx, user, options, key)
     game_id = int(result.body["id"])
+    if not join:
+        left = await leave_to_bots(
+            ctx, user, game_id, key=None if key is None else _bot_key(key, -1)
+        )
+        result = WriteResult(result.status, left.body, [*result.events, *left.events])
     for index, level in enumerate(checked):
         seated = await seat_bot(
             ctx, user, game_id, level, key=None if key is None else _bot_key(key, index)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import logging
 
+from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import Unprocessable
 from corridorquest.store import Store
-from corridorquest.store.models import User, utcnow
+from corridorquest.store.models import Game, GamePlayer, User, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -97,3 +98,57 @@ def is_bot_name(username: str) -> bool:
     """Whether `username` names a bot (inside a transaction)."""
     user = User.find_by_name(username)
     return user is not None and user.bot_level is not None
+
+
+def _acting(user: User) -> CurrentUser:
+    """A bot as the user its moves are played as (it has no session)."""
+    return CurrentUser(
+        id=user.id,
+        username=user.username,
+        email=user.email,
+        is_admin=False,
+        session_id=0,
+        session_expires_at=utcnow(),
+    )
+
+
+def bot_to_move(game_id: int) -> tuple[CurrentUser, int] | None:
+    """The bot whose turn it is in started game `game_id`, with its level; None when
+    it is nobody's or a person's turn (inside a transaction)."""
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None or game.status != "started" or game.turn_user_id is None:
+        return None
+    user = User.get_or_none(User.id == game.turn_user_id)
+    if user is None or user.bot_level is None:
+        return None
+    return _acting(user), int(user.bot_level)
+
+
+def bots_in_game(game_id: int) -> list[tuple[CurrentUser, int]]:
+    """The bots seated in game `game_id`, with their levels (inside a transaction)."""
+    users = (
+        User.select()
+        .join(GamePlayer, on=(GamePlayer.user == User.id))
+        .where((GamePlayer.game == game_id) & User.bot_level.is_null(False))
+    )
+    return [(_acting(user), int(user.bot_level)) for user in users]
+
+
+def games_awaiting_bots(limit: int = 500) -> list[int]:
+    """Started games where it is a bot's turn, the longest waiting first (inside a
+    transaction)."""
+    bots = User.select(User.id).where(User.bot_level.is_null(False))
+    return [
+        game_id
+        for (game_id,) in Game.select(Game.id)
+        .where((Game.status == "started") & Game.turn_user.in_(bots))
+        .order_by(Game.turn_since, Game.id)
+        .limit(limit)
+        .tuples()
+    ]
+
+
+def username_of(user_id: int) -> str | None:
+    """The current username of `user_id` (inside a transaction)."""
+    user = User.get_or_none(User.id == user_id)
+    return None if user is None else str(user.username)
