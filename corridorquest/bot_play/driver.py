@@ -54,6 +54,7 @@ from corridorquest.services.errors import Conflict, NotFound, ServiceError, Unpr
 log = logging.getLogger("corridorquest.bots")
 
 MAX_TRIES = 200  # actions tried in one drive (moves and refused attempts together)
+SWEEP_AFTER = 2  # seconds a bot's turn lasts before a safety sweep plays it
 
 
 def move_key(game_id: int, revision: int) -> str:
@@ -136,12 +137,16 @@ class BotDriver:
         task.add_done_callback(self.offer_tasks.discard)
 
     async def _sweep(self) -> None:
-        """At start and every BOT_SAFETY_INTERVAL: every game waiting for a bot's move."""
+        """At start: every game waiting for a bot's move; then every BOT_SAFETY_INTERVAL
+        those waiting for SWEEP_AFTER seconds or more (a move another process is playing
+        right now is left to it)."""
+        waiting = 0
         while True:
             try:
                 self.bot_ids = set(await self.ctx.store.transaction(bot_user_ids))
-                for game_id in await self.ctx.store.transaction(games_awaiting_bots):
+                for game_id in await self.ctx.store.transaction(games_awaiting_bots, waiting):
                     self.kick(game_id)
+                waiting = SWEEP_AFTER
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -201,10 +206,13 @@ class BotDriver:
                 seat_view = SeatView.from_dict({**seat_view.to_dict(), "refused": []})
             kind, text = await self._choose(bot, game_id, seat_view, level, revision)
             try:
-                await play.play(
+                played = await play.play(
                     self.ctx, bot, game_id, kind, text,
                     base_revision=revision, key=move_key(game_id, revision),
                 )
+                if not played.events:  # the key's stored answer: played by another process
+                    log.info("bots: game %d, revision %d: already played by another process",
+                             game_id, revision)
             except Unprocessable as error:  # a bump into an invisible wall, or a bug
                 refused.append(text)
                 log.info("bots: %s in game %d: %s refused: %s",
@@ -212,7 +220,8 @@ class BotDriver:
                 if view["invisible"] and kind == "move":
                     await self._note_bump(bot, game_id, seat_view, text)
             except Conflict as error:  # another process played it, or the game moved on
-                log.debug("bots: %s in game %d: %s", bot.username, game_id, error.reason)
+                log.info("bots: game %d, revision %d: not played here (%s; another process "
+                         "played it, or the game moved on)", game_id, revision, error.reason)
             except NotFound:
                 return
         log.warning("bots: game %d: gave up after %d tries; the next sweep tries again",

@@ -10,6 +10,7 @@ an address under `.invalid` (RFC 2606), so that no mail can reach anybody.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import Unprocessable
@@ -134,14 +135,16 @@ def bots_in_game(game_id: int) -> list[tuple[CurrentUser, int]]:
     return [(_acting(user), int(user.bot_level)) for user in users]
 
 
-def games_awaiting_bots(limit: int = 500) -> list[int]:
-    """Started games where it is a bot's turn, the longest waiting first (inside a
-    transaction)."""
+def games_awaiting_bots(waiting_seconds: int = 0, limit: int = 500) -> list[int]:
+    """Started games where it has been a bot's turn for at least `waiting_seconds`, the
+    longest waiting first (inside a transaction)."""
     bots = User.select(User.id).where(User.bot_level.is_null(False))
+    since = utcnow() - timedelta(seconds=waiting_seconds)
     return [
         game_id
         for (game_id,) in Game.select(Game.id)
-        .where((Game.status == "started") & Game.turn_user.in_(bots))
+        .where((Game.status == "started") & Game.turn_user.in_(bots)
+               & (Game.turn_since <= since))
         .order_by(Game.turn_since, Game.id)
         .limit(limit)
         .tuples()

@@ -131,6 +131,7 @@ def test_a_bot_in_an_invisible_walls_game_plays_from_its_seats_view(
     assert final["winner"] in ("ivy", "bot-1")
 
 
+@pytest.mark.slow  # kill -9 and a restart
 def test_a_bot_whose_turn_it_is_moves_after_a_restart(tmp_path: Path) -> None:
     """The server is killed while it is the bot's turn (BOT_WORKERS=0: nobody played it);
     started again with a worker, the bot moves."""
