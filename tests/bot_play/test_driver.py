@@ -164,3 +164,23 @@ def test_a_bot_whose_turn_it_is_moves_after_a_restart(tmp_path: Path) -> None:
             assert after["last_actions"][-1]["username"] == "bot-2"
     finally:
         stop(process)
+
+
+def test_a_bot_takes_a_wall_offer_that_pays_and_leaves_one_that_does_not(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    """Buying a wall does not worsen the bot's evaluation (a wall in hand is worth
+    something): it buys. Selling one would: it leaves the offer open."""
+    uma = insert_user(server.database_url, "uma")
+    game = new_game(client, uma, size=5, bots=[2])
+    gid = game["id"]
+    selling = client.post(f"/games/{gid}/offers", json={"mode": "selling"}, headers=auth(uma))
+    assert selling.status_code == 201, selling.text
+    traded = wait_for(client, uma, gid, lambda g: g["trade_balance"] != 0)
+    assert traded["trade_balance"] == traded["wall_cost"]  # uma sold a wall to the bot
+    buying = client.post(f"/games/{gid}/offers", json={"mode": "buying"}, headers=auth(uma))
+    assert buying.status_code == 201, buying.text
+    time.sleep(1.5)
+    after = get_game(client, uma, gid)
+    assert after["trade_balance"] == traded["wall_cost"]  # nothing bought from the bot
+    assert [o["mode"] for o in after["offers"] if o["username"] == "uma"] == ["buying"]
