@@ -317,6 +317,24 @@ class Settings(BaseSettings):
         "open-file limit (raised to its hard limit at start) less 100, kept for ordinary "
         "requests and the database.",
     )
+    bot_workers: int = Field(
+        1,
+        ge=0,
+        description="Worker processes that compute the bots' moves (SPEC §13), off the "
+        "server's event loop. 0: the bots play in no process of this server (another "
+        "process of the same database plays them, or nobody: their games wait).",
+    )
+    bot_safety_interval: Seconds = Field(
+        30,
+        description="How often each server process looks for games where it is a bot's "
+        "turn and nothing is computing it (a safety: a bot normally moves at once).",
+    )
+    bot_time_cap: Seconds = Field(
+        30,
+        description="A bot move whose search takes longer than this (a safety only: a "
+        "level is a fixed search budget) is given up and a legal fallback is played "
+        "(the first step of a shortest path), with a warning in the log.",
+    )
     scheduler_interval: Seconds = Field(
         60,
         description="How often the scheduler purges (cancelled games, expired codes, "

@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUR_PACKAGES = ("corridorquest", "client", "admin")
-SERVER_ROOMS_ABOVE_THE_SERVICES = ("api", "web", "live", "notify", "scheduler")
+SERVER_ROOMS_ABOVE_THE_SERVICES = ("api", "web", "live", "notify", "scheduler", "bot_play")
 
 
 def imported_modules(package: str) -> dict[str, set[str]]:

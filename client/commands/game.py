@@ -17,6 +17,7 @@ from client.commands.game_group import (
     RELATIONS,
     STATUS_HELP,
     StatusChoice,
+    bot_names,
     echo_game,
     game,
 )
@@ -116,6 +117,12 @@ def write_svg(picture: str, target: str, game_id: int, at: int | None) -> None:
               help="Players can not see who has placed walls and how many are left")
 @click.option("-x", "--invisible-walls", "invisible", is_flag=True,
               help="Placed walls are invisible")
+@click.option("--bot", "bots", type=click.IntRange(1, 6), multiple=True,
+              metavar="<LEVEL>",
+              help="Seat a bot of LEVEL (1 weakest to 6) at once; repeat for more bots "
+              "(one per level)")
+@click.option("--watch-only", "watch_only", is_flag=True,
+              help="Take no seat yourself: the bots (one --bot per seat) play, you watch")
 @pass_state
 def new(
     state: AppState,
@@ -125,10 +132,13 @@ def new(
     size: int,
     masked: bool,
     invisible: bool,
+    bots: tuple[int, ...],
+    watch_only: bool,
 ) -> None:
     """New Game.
 
-    You become its game admin and first player.
+    You become its game admin and first player. With --bot the server's bots take seats
+    too; a game whose seats are all taken starts at once.
     """
     invitees = [name for name in invite if name]
     body = {
@@ -140,10 +150,20 @@ def new(
         "invite": bool(invite),
         "invitees": invitees,
     }
+    if bots:
+        body["bots"] = list(bots)
+    if watch_only:
+        body["join"] = False
     with state.api() as api:
         data = api.new_game(body)
+    if data["status"] == "started":
+        click.echo(f"Created game {data['id']} ({data['size']}x{data['size']}, "
+                   f"{data['players']} players) with {bot_names(data)}; it has started.")
+        echo_game(state, data)
+        return
+    waiting = f" with {bot_names(data)}" if data.get("bots") else ""
     click.echo(f"Created game {data['id']} ({data['size']}x{data['size']}, "
-               f"{data['players']} players). Waiting for players.")
+               f"{data['players']} players){waiting}. Waiting for players.")
     if data.get("invitation_code"):
         click.echo(f"Invitation code: {data['invitation_code']}")
     if invitees:

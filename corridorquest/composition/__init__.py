@@ -24,6 +24,7 @@ from corridorquest.composition.side_rooms import SideRooms
 from corridorquest.composition.stopping import StopsOnceServing
 from corridorquest.json_encoding import dumps
 from corridorquest.security.https_check import install_https_check
+from corridorquest.services.bot_users import ensure_bot_users
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.users import ensure_initial_admin
 from corridorquest.settings import Settings
@@ -77,6 +78,7 @@ def create_app(settings: Settings) -> Sanic[Any, Any]:
         ensure_initial_admin(
             ctx.store, settings.admin_username, settings.admin_email, settings.init
         )
+        ensure_bot_users(ctx.store)  # after the administrator: it is made on an empty database
         log.info("database ready: %s", _redacted(settings.database_url))
         app.ctx.side_rooms = await SideRooms.start(ctx)
         app.ctx.live = app.ctx.side_rooms.live  # the stream handlers find the hub here

@@ -59,6 +59,8 @@ class User(BaseModel):
     locked = pw.BooleanField(default=False)
     created_at = pw.DateTimeField(default=utcnow)
     password_changed_at = pw.DateTimeField(default=utcnow)
+    # a bot (SPEC §13): its level 1..6; None for a person (migration step 16)
+    bot_level = pw.IntegerField(null=True)
 
     @classmethod
     def find_by_name(cls, username: str) -> User | None:

@@ -64,7 +64,7 @@ STEPS: list[Step] = [
     (14, "signup requests, for their limit per client address", schema.signup_requests),
     (15, "login attempts whose password is being checked are told from failures",
      schema.login_attempt_checking),
-    # 16: bots' mark on users (the bots branch)
+    (16, "users with a bot mark: the bots' level (1..6), None for a person", schema.bot_mark),
     (17, "ratings per user and pool; each finished game's ratings before and after",
      schema.ratings),
     (18, "games imported from records keep their record's tags (issue 31)",

@@ -97,6 +97,10 @@ def login_attempt_checking(db: pw.Database) -> None:
     add_column_if_missing(db, "login_attempt", "checking", pw.BooleanField(default=False))
 
 
+def bot_mark(db: pw.Database) -> None:
+    add_column_if_missing(db, "user", "bot_level", pw.IntegerField(null=True))
+
+
 def ratings(db: pw.Database) -> None:
     db.create_tables([UserRating, GameRating], safe=True)
 
