@@ -75,8 +75,11 @@ PURE_TAGS = [f"py3{minor}-none-any" for minor in (11, 10, 9, 8, 7, 6, 5, 4, 3, 2
 PURE_TAGS.insert(1, "py3-none-any")
 # No --interpreter-constraint: pex would add this machine's interpreter as one more target
 # and pull in wheels for it (manylinux_2_28, abi3) beside the ones for the platforms above.
-# The distributions the clients import (no compiled code among them).
-CLIENT_DEPENDENCIES = ("click", "httpx", "prompt-toolkit", "platformdirs", "python-dotenv")
+# The distributions the clients import (no compiled code among them). Not zeroconf: it has
+# compiled wheels only; cq.pyz's `cq server find` says to install it (client/discovery.py).
+CLIENT_DEPENDENCIES = (
+    "click", "httpx", "prompt-toolkit", "platformdirs", "python-dotenv", "segno"
+)
 CLIENT_PACKAGES = ("client", "admin", "corridorquest")
 PIP_VERSION = "25.2"
 SHELL_ENV = "CQ_PYZ_COMMAND"

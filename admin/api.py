@@ -38,6 +38,10 @@ class AdminApi(ApiClient):
     def user_change(self, username: str, change: str) -> Json:
         return self.call("POST", f"/admin/users/{_name(username)}/{change}")
 
+    def rename_bot(self, username: str, new_username: str) -> Json:
+        return self.call("POST", f"/admin/users/{_name(username)}/rename",
+                         json={"username": new_username})
+
     def delete_user(self, username: str) -> Json:
         return self.call("DELETE", f"/admin/users/{_name(username)}")
 

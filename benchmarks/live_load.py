@@ -2,7 +2,7 @@
 """Live streams under load: moves per second with spectators watching, and event delivery.
 
     .venv/bin/python benchmarks/live_load.py [--seconds 20] [--clients 64] [--spectators 1000]
-        [--watched 100] [--rounds 1] [--writer process] [--postgres URL]
+        [--watched 100] [--rounds 1] [--postgres URL]
 
 SQLite, one server process (the default), two runs on fresh servers:
 1. `quiet`: --clients clients play; each owns two 2-player games and alternates between
@@ -66,14 +66,11 @@ REVISION = re.compile(rb'"revision":(\d+)')
 # --- the server ---------------------------------------------------------------------------
 
 
-WRITER = ["process"]  # STREAM_WRITER of the servers (--writer)
-
-
 def start_server(work: Path, port: int, database_url: str) -> subprocess.Popen[bytes]:
     """api_load's server (its log in `work`/<port>) on `database_url`."""
     home = work / str(port)
     home.mkdir(parents=True, exist_ok=True)
-    extra = {"DATABASE_URL": database_url, "STREAMS_PER_USER": "64", "STREAM_WRITER": WRITER[0]}
+    extra = {"DATABASE_URL": database_url, "STREAMS_PER_USER": "64"}
     return api_load.start_server(home, port, extra)
 
 
@@ -277,7 +274,7 @@ class Run:
 
 
 def tree_cpu_seconds(pid: int) -> float:
-    """CPU time of a server process and of its children (its stream writer process)."""
+    """CPU time of a server process and of its children (if any)."""
     return api_load.cpu_seconds(pid) + sum(api_load.cpu_seconds(c) for c in children(pid))
 
 
@@ -421,8 +418,6 @@ def main() -> None:
     parser.add_argument("--watched", type=int, default=100, help="games the spectators watch")
     parser.add_argument("--wall-share", type=float, default=0.15, help="share of wall turns")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--writer", choices=("process", "inline"), default="process",
-                        help="STREAM_WRITER of the servers (the figures: process)")
     parser.add_argument("--rounds", type=int, default=1,
                         help="quiet and watched runs, alternating, this many times each")
     parser.add_argument("--skip-quiet", action="store_true",
@@ -432,7 +427,6 @@ def main() -> None:
     parser.add_argument("--pg-spectators", type=int, default=200,
                         help="spectator streams on the second process in the PostgreSQL run")
     args = parser.parse_args()
-    WRITER[0] = args.writer
     if args.watched < 1 or args.watched > 2 * args.clients:
         parser.error("--watched must be between 1 and twice --clients")
     with tempfile.TemporaryDirectory(prefix="cq-live-bench-") as work:

@@ -306,6 +306,9 @@ class ApiClient:
         body = {"invitation_code": invitation_code} if invitation_code else {}
         return self.call("POST", f"/games/{game_id}/players", json=body)
 
+    def seat_bot(self, game_id: int, level: int) -> Json:
+        return self.call("POST", f"/games/{game_id}/bots", json={"level": level})
+
     def withdraw(self, game_id: int) -> Json:
         return self.call("DELETE", f"/games/{game_id}/players/me")
 
@@ -402,3 +405,14 @@ class ApiClient:
         params = {"size": size, "players": players, "masked": str(masked).lower(),
                   "invisible": str(invisible).lower()}
         return self.call("GET", "/leaderboards", params=params, auth=bool(self.token))
+
+    def user_ratings(self, username: str) -> Json:
+        path = f"/users/{quote(username, safe='')}/ratings"
+        return self.call("GET", path, auth=bool(self.token))
+
+    def game_ratings(self, game_id: int) -> Json:
+        return self.call("GET", f"/games/{game_id}/ratings")
+
+    def rating_leaderboard(self, pool: str) -> Json:
+        params = {"pool": pool}
+        return self.call("GET", "/leaderboards/ratings", params=params, auth=bool(self.token))

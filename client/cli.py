@@ -12,11 +12,13 @@ import click
 
 from client import __version__
 from client.commands import (  # noqa: F401  (each adds its commands to the `game` group)
+    bots,
     game,
     leaderboard,
     marks,
     messages,
     play,
+    records,
     trade,
     watch,
 )

@@ -36,6 +36,11 @@ SUBCOMMANDS = {
         "migrate",
         "Run the pending database migrations.",
     ),
+    "rerate": (
+        "corridorquest.operations_cli",
+        "rerate",
+        "Recompute every rating from the stored games.",
+    ),
     "restore": (
         "corridorquest.operations_cli",
         "restore",

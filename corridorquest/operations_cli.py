@@ -1,5 +1,5 @@
 """Server operations on the box: `corridorquest migrate`, `check`, `backup`, `restore`,
-`init-admin`.
+`init-admin`, `rerate`.
 
 Each reads the settings `serve` reads (the environment, `--env-file`; DATABASE_URL or the
 default SQLite file in DATA_DIR), ends with one line that says what happened, and exits
@@ -357,3 +357,25 @@ def init_admin(env_file: Path | None) -> None:
         f"administrator {settings.admin_username!r} (re)created;"
         f" its password, shown only this once: {password}"
     )
+
+
+# --- rerate ----------------------------------------------------------------------------
+
+
+@click.command()
+@env_file_option
+def rerate(env_file: Path | None) -> None:
+    """Recompute every rating from the stored games.
+
+    Forgets every rating and rates every finished game again, in the order the server
+    rated them (games finished before ratings existed first, by finish time), in one
+    transaction: the result is what the game-by-game updates left. The server may run
+    meanwhile: a game finishing during the rerate waits for it and is rated after it.
+    """
+    from corridorquest.services import ratings
+
+    settings = load_settings(env_file)
+    sqlite_database(settings)
+    with opened_store(settings.database_url, settings, migrate=True) as store:
+        rated = store.run(ratings.rerate_all)
+    click.echo(f"rerated {rated} finished game{'' if rated == 1 else 's'}")

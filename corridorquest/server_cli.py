@@ -154,7 +154,7 @@ def serve(env_file: Path | None, host: str | None, port: int | None) -> None:
         scheme = "https" if tls else "http"
         log.info(listening.listening_line(scheme, settings.host, sock.getsockname()[1]))
 
-        from corridorquest.api.app import create_app
+        from corridorquest.composition import create_app
 
         app = create_app(settings)
         app.run(

@@ -106,6 +106,17 @@ class Settings(BaseSettings):
         "e-mails name it and link each public game's page there, ntfy messages open that "
         "page. None: e-mails name the server by its host name and port, and link nothing.",
     )
+    discovery: Annotated[Literal["auto", "on", "off"], BeforeValidator(lower)] = Field(
+        "auto",
+        description="Announce the server on the local network (mDNS/DNS-SD, "
+        "_corridorquest._tcp; `cq server find` lists it): auto (when HOST is not a "
+        "loopback address), on (on loopback too), off.",
+    )
+    discovery_name: str | None = Field(
+        None,
+        max_length=40,
+        description="The server's name in that announcement. None: this machine's host name.",
+    )
     # --- process -----------------------------------------------------------------------
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         "INFO", description="Log level of the standard output log: DEBUG, INFO, WARNING, ERROR."
@@ -289,8 +300,8 @@ class Settings(BaseSettings):
         64,
         ge=1,
         description="MiB waiting to be written to all the live streams of one server "
-        "process (and as much in its stream writer process); beyond it the streams that "
-        "hold the most are disconnected (their clients reconnect and resume).",
+        "process; beyond it the streams that hold the most are disconnected (their "
+        "clients reconnect and resume).",
     )
     stream_stall_timeout: Seconds = Field(
         5,
@@ -306,13 +317,23 @@ class Settings(BaseSettings):
         "open-file limit (raised to its hard limit at start) less 100, kept for ordinary "
         "requests and the database.",
     )
-    stream_writer: Literal["process", "inline"] = Field(
-        "process",
-        description="process: a helper process, forked at start-up, writes the live "
-        "streams' updates to their connections, keeping those socket writes (one per "
-        "spectator per change) off the server's event loop; where it cannot run (not "
-        "Linux), or if it dies, the server writes them. inline: the server writes them "
-        "itself (one process).",
+    bot_workers: int = Field(
+        1,
+        ge=0,
+        description="Worker processes that compute the bots' moves (SPEC §13), off the "
+        "server's event loop. 0: the bots play in no process of this server (another "
+        "process of the same database plays them, or nobody: their games wait).",
+    )
+    bot_safety_interval: Seconds = Field(
+        30,
+        description="How often each server process looks for games where it is a bot's "
+        "turn and nothing is computing it (a safety: a bot normally moves at once).",
+    )
+    bot_time_cap: Seconds = Field(
+        30,
+        description="A bot move whose search takes longer than this (a safety only: a "
+        "level is a fixed search budget) is given up and a legal fallback is played "
+        "(the first step of a shortest path), with a warning in the log.",
     )
     scheduler_interval: Seconds = Field(
         60,

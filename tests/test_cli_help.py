@@ -30,7 +30,7 @@ def test_help_lists_each_command_as_the_command_itself_describes_it() -> None:
     assert loaded.exit_code == 0, loaded.output
     assert commands_section(fresh.stdout) == commands_section(loaded.output)
     assert [line.split()[0] for line in commands_section(fresh.stdout)[1:]] == [
-        "backup", "check", "engine", "init-admin", "migrate", "restore", "serve"
+        "backup", "check", "engine", "init-admin", "migrate", "rerate", "restore", "serve"
     ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from corridorquest.api.app import create_app
+from corridorquest.composition import create_app
 from corridorquest.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from corridorquest.api.json_encoding import dumps
+from corridorquest.json_encoding import dumps
 
 
 def test_a_view_encodes_to_its_json() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUR_PACKAGES = ("corridorquest", "client", "admin")
-SERVER_ROOMS_ABOVE_THE_SERVICES = ("api", "web", "live", "notify", "scheduler")
+SERVER_ROOMS_ABOVE_THE_SERVICES = ("api", "web", "live", "notify", "scheduler", "bot_play")
 
 
 def imported_modules(package: str) -> dict[str, set[str]]:
@@ -350,3 +350,76 @@ def test_every_event_is_declared_in_the_events_module_and_notify_and_live_take_i
 def _trees(package: str) -> Iterable[tuple[str, ast.Module]]:
     for path in sorted((ROOT / package.replace(".", "/")).rglob("*.py")):
         yield str(path.relative_to(ROOT)), ast.parse(path.read_text(encoding="utf-8"))
+
+
+# --- the composition and the rooms above the services (issue 26, item 4) -----------------
+# corridorquest/composition builds the server: it alone imports api, web and the side
+# rooms together. Below it, api and web are two doors that know nothing of each other,
+# the side rooms know neither door, and what several rooms share lives in a neutral
+# module (json_encoding.py, drawing/, callers.py, events.py).
+
+COMPOSITION = "corridorquest.composition"
+SIDE_ROOMS = ("corridorquest.notify", "corridorquest.scheduler", "corridorquest.live")
+
+
+def test_api_and_web_import_no_store() -> None:
+    problems = broken(["corridorquest.api", "corridorquest.web"], ["corridorquest.store"])
+    assert not problems, "\n".join(problems)
+
+
+def test_api_imports_no_web() -> None:
+    problems = broken(["corridorquest.api"], ["corridorquest.web"])
+    assert not problems, "\n".join(problems)
+
+
+def test_web_imports_no_api() -> None:
+    problems = broken(["corridorquest.web"], ["corridorquest.api"])
+    assert not problems, "\n".join(problems)
+
+
+def test_live_imports_no_api() -> None:
+    problems = broken(["corridorquest.live"], ["corridorquest.api"])
+    assert not problems, "\n".join(problems)
+
+
+def test_side_rooms_import_neither_api_nor_web() -> None:
+    problems = broken(SIDE_ROOMS, ["corridorquest.api", "corridorquest.web"])
+    assert not problems, "\n".join(problems)
+
+
+def test_the_shared_pieces_import_nothing_above_the_engine() -> None:
+    # the board drawing (api's board.svg and web's pages) and the JSON encoder (api's
+    # answers and live's events): a plain dict in, text out
+    problems = [
+        f"{module} imports {target}"
+        for module, target in arrows_from(["corridorquest.drawing", "corridorquest.json_encoding"])
+        if not _within(target, ["corridorquest.drawing", "corridorquest.engine"])
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_only_the_composition_imports_api_web_and_the_side_rooms_together() -> None:
+    rooms = ("corridorquest.api", "corridorquest.web", *SIDE_ROOMS)
+    assert set(rooms) <= {
+        room for room in rooms if broken([COMPOSITION], [room])
+    }, "the composition no longer imports every room it wires"
+    problems = []
+    for module, targets in sorted(import_graph().items()):
+        if _within(module, [COMPOSITION]):
+            continue
+        reached = {room for room in rooms for target in targets if _within(target, [room])}
+        if {"corridorquest.api", "corridorquest.web"} <= reached:
+            problems.append(f"{module} imports both api and web")
+        if set(rooms) <= reached:
+            problems.append(f"{module} imports every room")
+    assert not problems, "\n".join(problems)
+
+
+def test_only_the_serve_command_imports_the_composition() -> None:
+    problems = [
+        f"{module} imports {target}"
+        for module, target in arrows_from(["corridorquest", "client", "admin"])
+        if _within(target, [COMPOSITION]) and not _within(module, [COMPOSITION])
+        and module != "corridorquest.server_cli"
+    ]
+    assert not problems, "\n".join(problems)

@@ -587,6 +587,7 @@ def test_restore_migrates_a_backup_of_an_older_schema_and_refuses_a_newer_one(
     for copy in (old, new):
         assert cli(database_url, "backup", str(copy)).exit_code == 0
     latest = latest_version()
+    previous = sorted(number for number, _, _ in STEPS)[-2]  # numbers may have gaps
     with sqlite3.connect(old) as db:
         db.execute("DELETE FROM schema_version WHERE version = ?", (latest,))
     with sqlite3.connect(new) as db:
@@ -600,11 +601,11 @@ def test_restore_migrates_a_backup_of_an_older_schema_and_refuses_a_newer_one(
     )
     restored = cli(database_url, "restore", "--yes", str(old))
     assert restored.exit_code == 0, restored.output
-    assert f"{old} has schema version {latest - 1}: migrated the copy to {latest}" in (
+    assert f"{old} has schema version {previous}: migrated the copy to {latest}" in (
         restored.output
     )
     with sqlite3.connect(old) as db:  # the backup itself is left as it was
-        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (latest - 1,)
+        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (previous,)
     assert cli(database_url, "migrate").output.strip() == (
         f"database is up to date (version {latest})"
     )

@@ -15,7 +15,7 @@ from tests.support.server import free_port, server_env
 
 KILLED_WHILE_STARTING = """
 import asyncio, os, signal
-import corridorquest.api.app as composition
+import corridorquest.composition as composition
 
 create_app = composition.create_app
 

@@ -30,10 +30,9 @@ import httpx
 import pytest
 
 from tests.support.games import play, started_game
-from tests.support.processes import children
 from tests.support.server import free_port, fresh_database, stop
 from tests.support.sse import EventReader
-from tests.support.users import insert_user, latest_code
+from tests.support.users import auth, insert_user, latest_code
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = getattr(sys, "_base_executable", sys.executable)
@@ -140,7 +139,6 @@ def pyz_server(built: Built) -> Iterator[PyzServer]:
             EMAIL_BACKEND="file",
             MAIL_DIR=str(home / "mail"),
             MOTD=MOTD,
-            STREAM_WRITER="process",  # (forked from inside the pex: tested below)
         )
         log_path = home / "server.log"
         with open(log_path, "wb") as log:
@@ -244,11 +242,7 @@ def test_server_pyz_serves_the_web_pages_and_their_assets(pyz_server: PyzServer)
         assert answer.headers["content-type"].startswith(kind), path
 
 
-def test_server_pyz_streams_a_game_through_its_stream_writer_process(
-    pyz_server: PyzServer,
-) -> None:
-    # the writer is forked from inside the pex (Sanic's own multi-process mode is not)
-    assert len(children(pyz_server.pid, "cq-stream-write")) == 1
+def test_server_pyz_streams_a_game(pyz_server: PyzServer) -> None:
     api = pyz_server.url + "/api/v1"
     tokens = {name: insert_user(pyz_server.database_url, name) for name in ("pia", "quin")}
     with httpx.Client(base_url=api, timeout=10) as client:
@@ -259,6 +253,26 @@ def test_server_pyz_streams_a_game_through_its_stream_writer_process(
             mover = tokens[game["turn_username"]]
             assert play(client, mover, game["id"], "move", square).status_code == 201
             assert events.next("action")["data"]["notation"] == square
+
+
+def test_server_pyz_plays_bots_in_spawned_worker_processes(pyz_server: PyzServer) -> None:
+    """A game of bots only (SPEC §13) is played to its end by the bot worker process,
+    spawned from inside the pex (it imports the bots from the pyz's own paths)."""
+    api = pyz_server.url + "/api/v1"
+    token = insert_user(pyz_server.database_url, "rex")
+    with httpx.Client(base_url=api, timeout=10, headers=auth(token)) as client:
+        made = client.post(
+            "/games", json={"players": 2, "size": 5, "bots": [1, 2], "join": False}
+        )
+        assert made.status_code == 201, made.text
+        deadline = time.monotonic() + 60
+        while True:
+            game = client.get(f"/games/{made.json()['id']}").json()
+            if game["status"] == "finished":
+                break
+            assert time.monotonic() < deadline, game
+            time.sleep(0.2)
+    assert game["winner"] in ("bot-1", "bot-2")
 
 
 def test_client_pyz_is_pure_python(built: Built) -> None:

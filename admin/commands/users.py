@@ -66,6 +66,22 @@ def show(state: AdminState, name: str, as_json: bool) -> None:
     emit(found, as_json, lambda: _detail(found))
 
 
+@user.command()
+@click.argument("name")
+@click.argument("new_name")
+@json_option
+@pass_admin
+def rename(state: AdminState, name: str, new_name: str, as_json: bool) -> None:
+    """Rename the bot NAME to NEW_NAME (bots only: people choose their own names).
+
+    The bot keeps its level; the rename is in the audit log.
+    """
+    with state.api() as api:
+        answer = api.rename_bot(name, new_name)
+    emit(answer, as_json, lambda: f"Renamed the bot {name} (level "
+         f"{(answer.get('bot') or {}).get('level', '?')}) to {answer['username']}.")
+
+
 def _change(change: str, doc: str, done: str) -> None:
     @user.command(name=change, help=doc)
     @click.argument("name")

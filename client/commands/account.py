@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from client.commands.options import profile_option, server_url_option
@@ -12,9 +14,20 @@ from client.commands.sessions import (
     open_session,
     run_verify,
 )
+from client.discovery import offer_found_server
 from client.errors import CqError
-from client.profiles import DEFAULT_SERVER_URL, check_profile_name
+from client.profiles import DEFAULT_SERVER_URL, Profile, check_profile_name
 from client.state import AppState, pass_state
+
+
+def _server_url(state: AppState, profile: Profile, given: str | None) -> str:
+    """-s, else the profile's server; a new profile at a terminal is offered the servers
+    found on the local network (`cq server find`) first."""
+    if given:
+        return given
+    if not state.store.exists(profile.name) and sys.stdin.isatty():
+        return offer_found_server(DEFAULT_SERVER_URL)
+    return profile.server_url or DEFAULT_SERVER_URL
 
 
 @click.command()
@@ -43,6 +56,7 @@ def signup(
 ) -> None:
     """Signup to a Corridor Quest server (create a user)."""
     profile = state.store.load(check_profile_name(profile_name) if profile_name else None)
+    url = _server_url(state, profile, server_url)
     if password is None:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     body = {"username": username, "email": email, "password": password}
@@ -50,7 +64,6 @@ def signup(
         body["description"] = description
     if ntfy_dm_topic is not None:
         body["ntfy_dm_topic"] = ntfy_dm_topic
-    url = server_url or profile.server_url or DEFAULT_SERVER_URL
     with state.api(url, profile) as api:
         answer = api.signup(body)
         end_held_session(api, profile)  # the profile forgets it: end it, not leave it open
@@ -89,12 +102,12 @@ def login(
 ) -> None:
     """Login to a Corridor Quest server."""
     profile = state.store.load(check_profile_name(profile_name) if profile_name else None)
+    url = _server_url(state, profile, server_url)
     username = username or profile.username
     if not username:
         username = click.prompt("Username")
     if password is None:
         password = click.prompt("Password", hide_input=True)
-    url = server_url or profile.server_url or DEFAULT_SERVER_URL
     with state.api(url, profile) as api:
         session = open_session(api, profile, username, password, replace, "cq login --replace")
         api.token = session["token"]

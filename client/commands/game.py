@@ -17,12 +17,15 @@ from client.commands.game_group import (
     RELATIONS,
     STATUS_HELP,
     StatusChoice,
+    bot_names,
     echo_game,
     game,
 )
 from client.commands.options import board_size_option, game_id_option, players_option
-from client.errors import InputError
+from client.errors import InputError, RefusedError
+from client.join_qr import join_link, qr_text
 from client.render.game_text import render_game_list
+from client.render.ratings import render_game_ratings, unknown_route
 from client.safe_text import visible
 from client.state import AppState, pass_state
 
@@ -37,16 +40,32 @@ from client.state import AppState, pass_state
               metavar="<FILE>",
               help="Write the board as an SVG picture to FILE ('-': standard output) "
               "instead of drawing it")
+@click.option("--qr", "qr", is_flag=True,
+              help="Print the join link of a waiting game and its QR code, for a phone to "
+              "scan (a private game's: its players only)")
 @pass_state
 def show(
-    state: AppState, game_id: int, as_json: bool, at: int | None, svg_file: str | None
+    state: AppState, game_id: int, as_json: bool, at: int | None, svg_file: str | None,
+    qr: bool,
 ) -> None:
     """Show Game.
 
     The board, the players, whose turn it is and the last actions. With --at N, the board
     as it was after N actions (during play you see only what you could see). With --svg
     FILE, the board as the server draws it (what you may see of it) is written to FILE.
+    With --qr, the link that opens a waiting game's web page (the server's PUBLIC_URL, or
+    the URL this profile uses) and its QR code; a private game's link carries its code.
     """
+    if qr:
+        if as_json or svg_file is not None or at is not None:
+            raise click.UsageError("--qr goes alone: not with --json, --svg or --at")
+        with state.api() as api:
+            data = api.game(game_id)
+            base = api.server_info().get("public_url") or api.server_url
+        link = join_link(base, data)
+        click.echo(qr_text(link), nl=False)
+        click.echo(f"Join game {game_id}: {link}")
+        return
     if svg_file is not None:
         if as_json:
             raise click.UsageError("--svg and --json do not go together: choose one")
@@ -60,6 +79,13 @@ def show(
         click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
     echo_game(state, data)
+    if data.get("status") == "finished" and at is None:  # each player's rating change
+        with state.api() as api:
+            try:
+                click.echo(render_game_ratings(api.game_ratings(game_id)))
+            except RefusedError as error:
+                if not unknown_route(error):
+                    raise
 
 
 def write_svg(picture: str, target: str, game_id: int, at: int | None) -> None:
@@ -91,6 +117,12 @@ def write_svg(picture: str, target: str, game_id: int, at: int | None) -> None:
               help="Players can not see who has placed walls and how many are left")
 @click.option("-x", "--invisible-walls", "invisible", is_flag=True,
               help="Placed walls are invisible")
+@click.option("--bot", "bots", type=click.IntRange(1, 6), multiple=True,
+              metavar="<LEVEL>",
+              help="Seat a bot of LEVEL (1 weakest to 6) at once; repeat for more bots "
+              "(one per level)")
+@click.option("--watch-only", "watch_only", is_flag=True,
+              help="Take no seat yourself: the bots (one --bot per seat) play, you watch")
 @pass_state
 def new(
     state: AppState,
@@ -100,10 +132,13 @@ def new(
     size: int,
     masked: bool,
     invisible: bool,
+    bots: tuple[int, ...],
+    watch_only: bool,
 ) -> None:
     """New Game.
 
-    You become its game admin and first player.
+    You become its game admin and first player. With --bot the server's bots take seats
+    too; a game whose seats are all taken starts at once.
     """
     invitees = [name for name in invite if name]
     body = {
@@ -115,10 +150,20 @@ def new(
         "invite": bool(invite),
         "invitees": invitees,
     }
+    if bots:
+        body["bots"] = list(bots)
+    if watch_only:
+        body["join"] = False
     with state.api() as api:
         data = api.new_game(body)
+    if data["status"] == "started":
+        click.echo(f"Created game {data['id']} ({data['size']}x{data['size']}, "
+                   f"{data['players']} players) with {bot_names(data)}; it has started.")
+        echo_game(state, data)
+        return
+    waiting = f" with {bot_names(data)}" if data.get("bots") else ""
     click.echo(f"Created game {data['id']} ({data['size']}x{data['size']}, "
-               f"{data['players']} players). Waiting for players.")
+               f"{data['players']} players){waiting}. Waiting for players.")
     if data.get("invitation_code"):
         click.echo(f"Invitation code: {data['invitation_code']}")
     if invitees:

@@ -63,3 +63,9 @@ def board_theme(state: AppState) -> Theme | None:
 def echo_game(state: AppState, data: dict[str, Any]) -> None:
     theme = board_theme(state)
     click.echo(render_game(data, theme, me=state.profile.username), color=theme is not None)
+
+
+def bot_names(data: dict[str, Any]) -> str:
+    """The bots of a game view, as "bot-2 (level 2), bot-5 (level 5)"."""
+    bots = data.get("bots") or {}
+    return ", ".join(f"{name} (level {mark['level']})" for name, mark in bots.items())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from client.commands.options import server_url_option
+from client.discovery import FIND_WAIT, describe, find_servers
 from client.state import AppState, pass_state
 
 
@@ -38,3 +39,22 @@ def info(state: AppState, server_url: str | None, motd: bool, admin: bool, ntfy:
         click.echo(f"Administrator e-mail: {data.get('admin_email') or '(none)'}")
     if everything or ntfy:
         click.echo(f"ntfy.sh service: {data.get('ntfy_url') or '(not configured)'}")
+
+
+@server.command()
+@click.option("-w", "--wait", type=click.FloatRange(0.1, 30), default=FIND_WAIT,
+              show_default=True, metavar="<SECONDS>", help="how long to listen")
+def find(wait: float) -> None:
+    """List the Corridor Quest servers on the local network.
+
+    Servers announce themselves by mDNS/DNS-SD (the server's DISCOVERY setting); each
+    one heard within the wait is shown with its name, URL and version. Use the URL with
+    -s, as in `cq signup -s URL ...`.
+    """
+    servers = find_servers(wait)
+    if not servers:
+        click.echo(f"No Corridor Quest server answered within {wait:g} s (a server announces "
+                   "itself when it listens on the network, or with DISCOVERY=on).")
+        return
+    for number, found in enumerate(servers, 1):
+        click.echo(f"{number}. {describe(found)}")

@@ -8,6 +8,8 @@ import click
 
 from client.commands.options import server_url_option
 from client.commands.sessions import hint_for_profile, run_verify
+from client.errors import RefusedError
+from client.render.ratings import unknown_route, user_rating_lines
 from client.render.scores import render_highscores
 from client.render.themes import THEME_NAMES
 from client.state import AppState, pass_state
@@ -151,6 +153,8 @@ def show(state: AppState, user_name: str | None, highscores: bool) -> None:
     """Show User.
 
     Without a name: everything about yourself. With a name: that user's public fields.
+    Both ratings (2 and 4 players) with their deviation, games and the last game's
+    change; a rating shown with ? is provisional (deviation above 110).
     With --highscores: a table with the highest score the user reached in each game
     variant, with the id of the game where the user did that.
     """
@@ -170,6 +174,12 @@ def show(state: AppState, user_name: str | None, highscores: bool) -> None:
             click.echo(f"Description: {other.get('description') or ''}")
             click.echo(f"System admin: {on_off(other.get('is_admin'))}")
             click.echo(f"Created at: {other.get('created_at')}")
+        if name:
+            try:
+                click.echo("\n".join(user_rating_lines(api.user_ratings(name))))
+            except RefusedError as error:
+                if not unknown_route(error):
+                    raise
         if highscores and name:
             click.echo(render_highscores(api.highscores(name)))
 

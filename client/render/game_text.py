@@ -120,6 +120,9 @@ def render_game(game: dict[str, Any], theme: Theme | None, me: str | None = None
                 flags.append("winner")
             if me and name == me:
                 flags.append("you")
+            bot = (game.get("bots") or {}).get(name)
+            if bot:
+                flags.append(f"bot, level {bot['level']}")
             flag_text = f"  <- {', '.join(flags)}" if flags else ""
             lines.append(
                 f"  {seat_marker(seat['seat'], theme)} {seat['seat']:<5} {name:<{width}}  "
@@ -158,7 +161,9 @@ def render_game_list(games: list[dict[str, Any]]) -> str:
         names = []
         for name in g.get("usernames") or []:
             current = g.get("status") == "started" and name == g.get("turn_username")
-            names.append((">" if current else "") + name)
+            bot = (g.get("bots") or {}).get(name)
+            level = f" (bot {bot['level']})" if bot else ""
+            names.append((">" if current else "") + name + level)
         rows.append([
             str(g["id"]),
             STATUS_LABELS.get(g["status"], g["status"]),

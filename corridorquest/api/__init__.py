@@ -1,1 +1,2 @@
-"""The HTTP API (Sanic): `create_app(settings)`; thin handlers, one blueprint per domain."""
+"""The HTTP API (Sanic): thin handlers, one blueprint per domain; `app.mount_api(app)` adds
+them to the application that corridorquest/composition builds."""

@@ -9,8 +9,9 @@ from sanic.response import HTTPResponse, json
 from corridorquest.api.admin_access import TAG, require_admin_user
 from corridorquest.api.auth import services
 from corridorquest.api.docs import documented, query_parameters
-from corridorquest.api.validation import check_text, parse_query
-from corridorquest.services import admin_users
+from corridorquest.api.users import PublicUserOut
+from corridorquest.api.validation import check_text, parse_body, parse_query
+from corridorquest.services import admin_users, bot_admin
 
 bp = Blueprint("admin_users", url_prefix="/admin/users")
 
@@ -26,10 +27,15 @@ class AdminUserListQuery(BaseModel):
     limit: int = Field(200, ge=1, le=admin_users.MAX_LIMIT)
 
 
+class AdminBotMarkOut(BaseModel):
+    level: int
+
+
 class AdminUserOut(BaseModel):
     username: str
     description: str
     is_admin: bool
+    bot: AdminBotMarkOut | None = None
     created_at: str | None
     email: str
     verified: bool
@@ -122,6 +128,26 @@ _change("unlock", "Unlock an account (locked by wrong verification codes or by a
 _change("verify", "Verify an account whose signup code never arrived")
 _change("promote", "Make the account a system administrator")
 _change("demote", "Take the administrator flag away (never the last admin)", (403, 404, 409))
+
+
+class RenameBotIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    username: str = Field(max_length=64, description="the bot's new username")
+
+
+@bp.post("/<username:str>/rename")
+@documented(
+    "Rename a bot (SPEC §13; people choose their own names) (system admins only)",
+    tag=TAG,
+    ok=(200, PublicUserOut),
+    body=RenameBotIn,
+    errors=(403, 404, 409, 422),
+)
+async def rename(request: Request, username: str) -> HTTPResponse:
+    user = await require_admin_user(request, "rename bots")
+    check_text(username)
+    body = parse_body(request, RenameBotIn)
+    return json(await bot_admin.rename_bot(services(request), user, username, body.username))
 
 
 @bp.post("/<username:str>/logout")

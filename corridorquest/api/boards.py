@@ -1,6 +1,6 @@
 """/api/v1/games/{id}/board.svg: the board of a game as an SVG picture.
 
-The picture is drawn (web/board_svg.py) from the very view `GET /games/{id}` answers the
+The picture is drawn (drawing/board_svg.py) from the very view `GET /games/{id}` answers the
 caller (`?at=N`: the view of `GET /games/{id}?at=N`; of a finished game, with the markers
 as they were at the end, which everybody sees then), so it shows what the caller may see
 and nothing more; a game the caller may not see is 404, as there. Watchers without a
@@ -20,9 +20,9 @@ from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.game_schemas import PositionQuery
 from corridorquest.api.games import TAG, checked_id
 from corridorquest.api.validation import parse_query
+from corridorquest.drawing.board_svg import board_svg
 from corridorquest.services import games, positions
 from corridorquest.services.auth import CurrentUser
-from corridorquest.web.board_svg import board_svg
 
 bp = Blueprint("boards", url_prefix="/games")
 

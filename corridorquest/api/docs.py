@@ -57,8 +57,8 @@ def documented(
     text = "success"
     if model is not None:
         content = {"application/json": schema_ref(model)}
-    elif media is not None:
-        content = {media[0]: {"schema": {"type": "string"}}}
+    if media is not None:  # (with a model too: either, as the query asks)
+        content[media[0]] = {"schema": {"type": "string"}}
         text = media[1]
     responses = [Response(content, status=status, description=text)]
     codes = sorted(set(errors) | ({400, 401} if secured else {400}))

@@ -29,6 +29,16 @@ class NewGameIn(BaseModel):
     invitees: list[Username] = Field(
         default_factory=list, max_length=16, description="users who get the code by e-mail"
     )
+    bots: list[int] = Field(
+        default_factory=list,
+        max_length=4,
+        description="levels (1..6) of bots seated at once, one bot per level (SPEC §13)",
+    )
+    join: bool = Field(
+        True,
+        description="false: the creator takes no seat and `bots` fills every seat (a game "
+        "of bots only, public; the creator stays its admin)",
+    )
 
 
 class ChangeGameIn(BaseModel):
@@ -46,6 +56,12 @@ class ChangeGameIn(BaseModel):
 class JoinIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     invitation_code: str | None = Field(None, max_length=64)
+    base_revision: int | None = None
+
+
+class BotIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: int = Field(..., description="the bot's level: 1 (weakest) to 6")
     base_revision: int | None = None
 
 
@@ -125,6 +141,10 @@ class OfferOut(BaseModel):
     at: str | None
 
 
+class BotMarkOut(BaseModel):
+    level: int = Field(description="the bot's level, 1 (weakest) to 6")
+
+
 class GameOut(BaseModel):
     id: int
     status: Status
@@ -138,6 +158,9 @@ class GameOut(BaseModel):
     invitation_code: str | None
     seats: list[SeatOut]
     waiting_players: list[str]
+    bots: dict[str, BotMarkOut] = Field(
+        default_factory=dict, description="the bots among the players, by username"
+    )
     turn: SeatName | None
     turn_username: str | None
     winner: str | None
@@ -172,6 +195,9 @@ class GameSummaryOut(BaseModel):
     invisible: bool
     winner: str | None
     usernames: list[str]
+    bots: dict[str, BotMarkOut] = Field(
+        default_factory=dict, description="the bots among the players, by username"
+    )
     turn_username: str | None
     revision: int
 

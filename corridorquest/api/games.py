@@ -13,6 +13,7 @@ from corridorquest.api.auth import require_user, services
 from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.game_schemas import (
     ActionIn,
+    BotIn,
     ChangeGameIn,
     GameListOut,
     GameOut,
@@ -25,7 +26,7 @@ from corridorquest.api.game_schemas import (
     ShowQuery,
 )
 from corridorquest.api.validation import check_text, parse_body, parse_query
-from corridorquest.services import game_list, games, idempotency, play, positions
+from corridorquest.services import bot_seats, game_list, games, idempotency, play, positions
 from corridorquest.services.game_access import not_found
 from corridorquest.services.games import GameOptions, WriteResult
 
@@ -83,9 +84,42 @@ def answer(result: WriteResult) -> HTTPResponse:
 async def create(request: Request) -> HTTPResponse:
     user = await require_user(request)
     body = parse_body(request, NewGameIn)
-    options = GameOptions(**body.model_dump())
+    fields = body.model_dump()
+    levels = fields.pop("bots")
+    join = fields.pop("join")
+    options = GameOptions(**fields)
+    if levels or not join:
+        return answer(
+            await bot_seats.create_with_bots(
+                services(request), user, options, levels, idempotency_key(request), join
+            )
+        )
     return answer(
         await games.create_game(services(request), user, options, idempotency_key(request))
+    )
+
+
+@bp.post("/<game_id:int>/bots")
+@documented(
+    "Seat a bot of a level (1..6) in a waiting game (its creator only; one bot per level)",
+    tag=TAG,
+    ok=(201, GameOut),
+    body=BotIn,
+    errors=(403, 404, 409, 422),
+)
+@IDEMPOTENCY
+async def seat_bot(request: Request, game_id: int) -> HTTPResponse:
+    user = await require_user(request)
+    body = parse_body(request, BotIn)
+    return answer(
+        await bot_seats.seat_bot(
+            services(request),
+            user,
+            checked_id(game_id),
+            body.level,
+            body.base_revision,
+            idempotency_key(request),
+        )
     )
 
 

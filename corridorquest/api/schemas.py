@@ -18,3 +18,4 @@ class ServerInfoOut(BaseModel):
     motd: str | None
     admin_email: str
     ntfy_url: str | None
+    public_url: str | None = None

@@ -28,6 +28,7 @@ from sanic.response import HTTPResponse
 from corridorquest.api.auth import require_user, watcher
 from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.games import checked_id
+from corridorquest.api.sanic_connection import is_chunked, mark_written
 from corridorquest.api.sessions import client_address
 from corridorquest.api.validation import check_text, parse_query
 from corridorquest.live import sse
@@ -96,7 +97,7 @@ async def _serve(request: Request, hub: LiveHub, streams: list[Stream], first: b
                 return
             if not any(stream.queue for stream in streams):
                 break
-        if _chunked(request):  # from now on the hub sends each update itself
+        if is_chunked(request):  # from now on the hub sends each update itself
             out = hub.connect(transport, streams)
         while not any(stream.closed for stream in streams):
             with contextlib.suppress(TimeoutError):
@@ -108,7 +109,7 @@ async def _serve(request: Request, hub: LiveHub, streams: list[Stream], first: b
                 await response.send(sse.KEEPALIVE)
             else:
                 out.put(sse.KEEPALIVE)
-                _written(request)
+                mark_written(request)
         if transport is not None and not transport.is_closing():
             if out is not None:
                 await out.finish()  # what was handed over is out: the end goes after it
@@ -125,9 +126,9 @@ async def _serve(request: Request, hub: LiveHub, streams: list[Stream], first: b
 
 
 async def _taken(transport: Any, stall: float) -> bool:
-    """Wait until the connection took everything the server wrote to it (the stream writer
-    process may write to it then); False when it took nothing for `stall` seconds or
-    closed."""
+    """Wait until the connection took everything written to it so far (the hub's writes
+    then start from an empty buffer, which its bound per reader counts from); False when
+    it took nothing for `stall` seconds or closed."""
     if transport is None:
         return True
     held = transport.get_write_buffer_size()
@@ -143,20 +144,6 @@ async def _taken(transport: Any, stall: float) -> bool:
             return False
         held = now_held
     return True
-
-
-def _written(request: Request) -> None:
-    """Tell Sanic the response is being written (it ends a response it has not written
-    to for RESPONSE_TIMEOUT; the hub writes this one past it)."""
-    protocol = getattr(request.stream, "protocol", None)
-    if protocol is not None and hasattr(protocol, "_time"):
-        protocol._time = time.monotonic()
-
-
-def _chunked(request: Request) -> bool:
-    """Whether the response goes out in HTTP/1.1 chunks (what `Stream.put` writes)."""
-    http = request.stream
-    return bool(http is not None and http.response_func == http.http1_response_chunked)
 
 
 @bp.get("/games/<game_id:int>/events")

@@ -119,10 +119,15 @@ class SessionInfoOut(BaseModel):
     expires_at: str
 
 
+class BotMarkOut(BaseModel):
+    level: int = Field(description="the bot's level, 1 (weakest) to 6")
+
+
 class PublicUserOut(BaseModel):
     username: str
     description: str
     is_admin: bool
+    bot: BotMarkOut | None = Field(None, description="set for a bot (SPEC §13): its level")
     created_at: str
 
 

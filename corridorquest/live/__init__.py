@@ -4,9 +4,7 @@
 - `looks.py`: what each stream is sent after a change (through services.live_views);
 - `relay.py`: PostgreSQL LISTEN/NOTIFY, so that a change made by one server process
   reaches the streams held by every other one;
-- `output.py`, `writer.py`: a stream's connection, written by the server or by the
-  stream writer process (`WriterProcess.start()`, before anything else at start-up);
-- `writer_helper.py`: that process's own loop; `writer_wire.py`: the messages between them;
+- `output.py`: a stream's connection, the one way its updates leave (`Out`);
 - `sse.py`: the wire format;
 - `limits.py`: how many streams a process holds, and what they may hold unsent.
 
@@ -15,11 +13,8 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from corridorquest.live.hub import LiveHub
 from corridorquest.live.relay import Relay
-from corridorquest.live.writer import WriterProcess
 from corridorquest.services.context import ServiceContext
 
 
@@ -36,10 +31,8 @@ class LiveService:
             await self.relay.stop()
 
 
-async def start_live(ctx: ServiceContext, writer: WriterProcess | None = None) -> LiveService:
-    if writer is not None:
-        writer.attach(asyncio.get_running_loop())
-    hub = LiveHub(ctx, writer)
+async def start_live(ctx: ServiceContext) -> LiveService:
+    hub = LiveHub(ctx)
     relay = None
     if not ctx.store.is_sqlite:  # SQLite: one process, the bus carries everything
         relay = Relay(ctx, hub)

@@ -3,9 +3,8 @@
 What each stream is sent after a change is worked out by the looks (live/looks.py,
 `StreamLooks`, a base of `LiveHub`); a stream itself is live/stream.py.
 
-Each update goes to the stream's connection at once (`Stream.put`): the stream writer
-process writes it (STREAM_WRITER=process, the default: corridorquest/live/writer.py), or
-the server itself (STREAM_WRITER=inline, or where the helper cannot run). What a process
+Each update goes to the stream's connection at once (`Stream.put`, written by
+corridorquest/live/output.py, the one way a stream's bytes leave). What a process
 holds unsent is bounded, per stream and for all (corridorquest/live/limits.py): a reader
 that does not keep up is disconnected (its client resumes from its last event id). So is
 the number of stream connections (`admit_connection`: 503 over the bound).
@@ -46,9 +45,8 @@ from corridorquest.events import (
 )
 from corridorquest.live import limits, sse
 from corridorquest.live.looks import StreamLooks
-from corridorquest.live.output import InlineOut, InlineUnsent, Out
+from corridorquest.live.output import ConnectionOut, Out, Unsent
 from corridorquest.live.stream import Stream
-from corridorquest.live.writer import WriterProcess
 from corridorquest.services import live_views, presence
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
@@ -74,10 +72,9 @@ def _session_key(user: CurrentUser) -> str | None:
 
 
 class LiveHub(StreamLooks):
-    def __init__(self, ctx: ServiceContext, writer: WriterProcess | None = None) -> None:
+    def __init__(self, ctx: ServiceContext) -> None:
         self.ctx = ctx
         self.settings = ctx.settings
-        self.writer = writer  # None: the server writes the updates itself
         self._games: dict[int, set[Stream]] = {}
         self._users: dict[int, set[Stream]] = {}
         self._count: dict[Any, int] = {}  # user id (or watcher's address) -> open streams
@@ -94,9 +91,7 @@ class LiveHub(StreamLooks):
         )
         total = self.settings.stream_buffer_total * 1024 * 1024
         stall = float(self.settings.stream_stall_timeout)
-        self.inline_unsent = InlineUnsent(total, stall)
-        if writer is not None:
-            writer.configure(total, stall)
+        self.unsent = Unsent(total, stall)
         log.info(
             "live streams: at most %d connections at once (%s), %d KiB unsent each, "
             "%d MiB for all, dropped after %d s without taking anything",
@@ -208,7 +203,7 @@ class LiveHub(StreamLooks):
 
     def connect(self, transport: Any, streams: list[Stream]) -> Out:
         """The streams' updates go to `transport` from now on (one response may carry
-        several games' streams); through the stream writer process when there is one."""
+        several games' streams)."""
 
         def dropped(why: str) -> None:  # disconnect it (its client resumes)
             log.info("live stream of %s dropped: %s", streams[0].user.username, why)
@@ -222,11 +217,7 @@ class LiveHub(StreamLooks):
 
         limit = self.stream_limit
         limits.bound_socket_buffer(transport)  # (the handler did already: in case)
-        out: Out | None = None
-        if self.writer is not None:
-            out = self.writer.adopt(transport, limit, dropped, gone)
-        if out is None:
-            out = InlineOut(transport, limit, dropped, gone, self.inline_unsent)
+        out = ConnectionOut(transport, limit, dropped, gone, self.unsent)
         for stream in streams:
             stream.write_to(out)
         return out

@@ -1,17 +1,16 @@
 """How many live streams a server process holds, and how much they may keep unsent.
 
-Each stream holds a connection, and a connection is an open file: in the server, and in
-the stream writer process that writes to it. A server whose streams take every open
-file it may have answers nothing more (no move, no login; the outbox fails with EMFILE).
-So, at start (`raise_open_file_limit`, before the writer process is forked, which
-inherits it), the soft limit on open files goes up to the hard one, and the streams may
-take half of it, less `RESERVE` files for the database, the log and the listening
-sockets (`stream_bound`); STREAMS_MAX sets another bound. A stream over the bound is
-answered 503 `too_many_streams_on_server` with `retry_after`.
+Each stream holds a connection, and a connection is an open file. A server whose
+streams take every open file it may have answers nothing more (no move, no login; the
+outbox fails with EMFILE). So, at start (`raise_open_file_limit`), the soft limit on
+open files goes up to the hard one, and the streams may take half of it, less `RESERVE`
+files for the database, the log and the listening sockets (`stream_bound`); STREAMS_MAX
+sets another bound. A stream over the bound is answered 503 `too_many_streams_on_server`
+with `retry_after`.
 
 What one stream's connection holds unsent: the operating system's buffer, kept at
 `SOCKET_BUFFER` (left alone, Linux grows it to 4 MB for a reader that does not read),
-and what the server or the writer process keeps beyond it, at most STREAM_BUFFER KiB per
+and what the server keeps beyond it, at most STREAM_BUFFER KiB per
 stream and STREAM_BUFFER_TOTAL MiB for all of a process's streams (the streams with the
 most unsent are dropped first); a stream that takes nothing of it for
 STREAM_STALL_TIMEOUT seconds is dropped too. A dropped stream's client reconnects and

@@ -25,7 +25,6 @@ from typing import Any
 from corridorquest.events import Event
 from corridorquest.live import sse
 from corridorquest.live.stream import Stream
-from corridorquest.live.writer import WriterProcess
 from corridorquest.services import live_views
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.live_views import Cursor
@@ -39,7 +38,6 @@ class StreamLooks:
     """The hub's looks (`LiveHub`, live/hub.py, holds these attributes)."""
 
     ctx: ServiceContext
-    writer: WriterProcess | None
     on_presence: Callable[[], None] | None
     _games: dict[int, set[Stream]]
     _users: dict[int, set[Stream]]
@@ -116,23 +114,13 @@ class StreamLooks:
 
     def _put_all(self, streams: list[Stream], chunk: bytes, cursor: Cursor | None) -> None:
         """Each stream moves on to `cursor` (unless None) and is sent `chunk` (unless
-        empty): `Stream.put` to each, the connections of the writer process in one call."""
-        wired: list[int] = []
-        inline: list[Stream] = []
-        for stream in streams:
-            if cursor is not None:
+        empty): `Stream.put` to each."""
+        if cursor is not None:
+            for stream in streams:
                 stream.cursor = cursor
-            if stream.wire is None:
-                inline.append(stream)
-            elif not stream.closed:
-                wired.append(stream.wire)
-        if not chunk:
-            return
-        if wired:
-            assert self.writer is not None
-            self.writer.put_many(wired, chunk)
-        for stream in inline:
-            stream.put(chunk)
+        if chunk:
+            for stream in streams:
+                stream.put(chunk)
 
     @classmethod
     def _work_all(cls, work: list[tuple[int, list[Stream], set[int], bool]]) -> list[Any]:

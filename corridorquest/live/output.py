@@ -1,9 +1,14 @@
 """Where a stream's updates go once its response has started: its connection.
 
-`InlineOut`: the server writes each update to the connection itself, at once (one
-write per update, in HTTP/1.1 chunked framing). `writer.ConnectionOut`: a helper
-process writes them (corridorquest/live/writer.py). Both drop a reader whose connection
-holds more than its limit not yet sent.
+The one way a live stream's bytes leave after its response's head and first chunk
+(`Out`): `ConnectionOut` writes each update to the connection's transport at once (one
+write per update, in HTTP/1.1 chunked framing), with no task switch per stream. A reader
+whose connection holds more than its limit not yet sent is dropped, and `Unsent` bounds
+what all of them hold together and drops a connection that takes nothing for a while.
+
+(A forked writer process, fed the connections' sockets over SCM_RIGHTS, wrote them
+until 2026-11-27: it no longer paid on the machine of its measurement,
+benchmarks/README.md, live_load.)
 """
 
 from __future__ import annotations
@@ -13,19 +18,27 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from corridorquest.live.writer import frame
+
+def frame(chunk: bytes) -> bytes:
+    """One HTTP/1.1 chunk (the streams' responses are chunked)."""
+    return b"%x\r\n%b\r\n" % (len(chunk), chunk)
 
 
 class Out(Protocol):
-    def put(self, chunk: bytes) -> None: ...
+    """A stream's connection, as the hub and the stream's handler see it."""
 
-    async def finish(self) -> None: ...
+    def put(self, chunk: bytes) -> None:
+        """Write `chunk` now (or drop the reader: it fell behind)."""
 
-    def let_go(self) -> None: ...
+    async def finish(self) -> None:
+        """Everything put so far is out of our hands: the response's end may follow."""
+
+    def let_go(self) -> None:
+        """The stream ended: forget the connection."""
 
 
-class InlineUnsent:
-    """What the server's own stream connections hold unsent (their transports' buffers):
+class Unsent:
+    """What the stream connections hold unsent (their transports' buffers):
     at most `total` bytes for all of them (the connections that hold the most are dropped
     first), and a connection that takes nothing of it for `stall` seconds is dropped
     (looked at every `CHECK_EVERY` seconds while any holds something)."""
@@ -35,11 +48,11 @@ class InlineUnsent:
     def __init__(self, total: int, stall: float) -> None:
         self.total = total
         self.stall = stall
-        self.held: dict[InlineOut, int] = {}  # connection -> its unsent bytes, last seen
+        self.held: dict[ConnectionOut, int] = {}  # connection -> its unsent bytes, last seen
         self.sum = 0  # of `held` (at least what they hold: they only shrink unseen)
         self._check: asyncio.TimerHandle | None = None
 
-    def holds(self, out: InlineOut, size: int) -> None:
+    def holds(self, out: ConnectionOut, size: int) -> None:
         """`out`'s transport holds `size` bytes unsent now."""
         before = self.held.pop(out, 0)
         self.sum -= before
@@ -87,11 +100,11 @@ class InlineUnsent:
         if self.held:
             self._check = asyncio.get_running_loop().call_later(self.CHECK_EVERY, self.check)
 
-    def forget(self, out: InlineOut) -> None:
+    def forget(self, out: ConnectionOut) -> None:
         self.sum -= self.held.pop(out, 0)
 
 
-class InlineOut:
+class ConnectionOut:
     __slots__ = ("transport", "limit", "dropped", "gone", "unsent", "written", "sent", "since")
 
     def __init__(
@@ -100,7 +113,7 @@ class InlineOut:
         limit: int,
         dropped: Callable[[str], None],
         gone: Callable[[], None],
-        unsent: InlineUnsent | None = None,
+        unsent: Unsent | None = None,
     ) -> None:
         self.transport = transport
         self.limit = limit

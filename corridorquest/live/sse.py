@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from corridorquest.api.json_encoding import dumps
+from corridorquest.json_encoding import dumps
 
 KEEPALIVE = b": keepalive\n\n"
 HEADERS = {

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import Any
 
 from corridorquest.live.output import Out
-from corridorquest.live.writer import ConnectionOut
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.live_views import Cursor
 
@@ -21,13 +20,12 @@ class Stream:
     Until its handler has sent the first chunk, what the hub puts is queued (a reader
     with more than `limit` bytes queued is dropped); then the handler hands over the
     connection (`LiveHub.connect`) and each chunk goes to it at once (no task switch per
-    stream): written by the server itself or by the stream writer process
-    (corridorquest/live/output.py).
+    stream; corridorquest/live/output.py).
     """
 
     __slots__ = (
         "user", "uid", "game_id", "code", "queue", "cursor", "plain", "present", "closed",
-        "abort", "signal", "limit", "counted_as", "wire", "key", "early", "_out",
+        "abort", "signal", "limit", "counted_as", "key", "early", "_out",
     )
 
     def __init__(
@@ -46,7 +44,6 @@ class Stream:
         self.abort: Callable[[], None] | None = None  # drops the connection
         self.signal = asyncio.Event()  # its handler has something to do (queued, or ended)
         self.limit = limit
-        self.wire: int | None = None  # its connection's number with the writer process
         self.key: str | None = None  # its session's (services/session_ends.py)
         # while it opens (no key yet): the keys of sessions that ended meanwhile, "" when
         # its session or its user's rights are to be checked once it is open
@@ -56,7 +53,6 @@ class Stream:
     def write_to(self, out: Out) -> None:
         """The handler sent the response's head and first chunk: updates go to `out`."""
         self._out = out
-        self.wire = out.ident if type(out) is ConnectionOut else None
 
     def put(self, chunk: bytes) -> None:
         if self.closed:

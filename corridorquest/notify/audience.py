@@ -126,14 +126,19 @@ class Plan:
         self.address = server_address(settings)
         self.page: str | None = None  # the web page of the game at hand, if it has one
         self.out: list[Delivery] = []
+        self.bot_topics: set[str] = set()  # the bots' own topics: a bot is never notified
 
     def about(self, facts: GameFacts | None) -> None:
         """What follows is about this game (None: about no game)."""
         self.page = self.address.game_page(facts.id, facts.public) if facts else None
+        if facts is not None:
+            self.bot_topics = {
+                user.username for user in facts.users.values() if user.bot_level is not None
+            }
 
     def push(self, topic: str | None, title: str, told: Told | str, *tags: str,
              priority: str = "") -> None:
-        if not self.ntfy or not topic:
+        if not self.ntfy or not topic or topic in self.bot_topics:
             return
         if isinstance(told, Told):
             if not told.types and not tags:
@@ -148,8 +153,8 @@ class Plan:
 
     def mail(self, user: User | None, told: Told, subject: str, facts: GameFacts) -> None:
         """An e-mail to `user` if it wants one of `told`'s event types (and no digest)."""
-        if user is None or user.notify_digest:
-            return
+        if user is None or user.notify_digest or user.bot_level is not None:
+            return  # (a bot is never notified, SPEC §13)
         wanted = [kind for kind in told.types if getattr(user, f"notify_{kind}")]
         if not wanted:
             return

@@ -201,6 +201,15 @@ def _cancel_reason(reason: str | None, roster: _Roster) -> str | None:
     return render(reason, usernames(ids_in([reason]), roster.names))
 
 
+def bots_of(loaded: LoadedGame) -> dict[str, dict[str, int]]:
+    """The bots among the players (SPEC §13): username -> {"level": N}."""
+    return {
+        player.user.username: {"level": player.user.bot_level}
+        for player in loaded.players
+        if player.user.bot_level is not None
+    }
+
+
 def _pawns_view(state: GameState | None) -> dict[str, str]:
     return {s.value: str(sq) for s, sq in state.pawns.items()} if state else {}
 
@@ -297,6 +306,7 @@ def _board_view(
         "invitation_code": None,
         "seats": _seats_view(loaded, visibility, roster),
         "waiting_players": loaded.usernames if status == "waiting" else [],
+        "bots": bots_of(loaded),
         "turn": turn.value if turn is not None else None,
         "turn_username": roster.at(turn),
         "winner": roster.at(state.winner) if state is not None else None,
@@ -332,6 +342,7 @@ def summary_view(loaded: LoadedGame) -> dict[str, Any]:
         "invisible": game.invisible,
         "winner": names.get(game.winner_id) if game.winner_id else None,
         "usernames": loaded.usernames,
+        "bots": bots_of(loaded),
         "turn_username": turn_name,
         "revision": game.revision,
     }

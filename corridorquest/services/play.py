@@ -19,7 +19,7 @@ from corridorquest.engine import (
     format_action,
 )
 from corridorquest.events import ActionPlayed, Event, GameFinished
-from corridorquest.services import game_cache, markers, view_cache
+from corridorquest.services import game_cache, markers, ratings, view_cache
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Unprocessable
@@ -65,6 +65,7 @@ def _finish(loaded: LoadedGame, now: Any) -> GameFinished:
     game.winner = winner.id
     game.turn_user = None
     game.turn_since = None
+    ratings.record_finish(game, by_user, now)  # SPEC §14: in the finish's transaction
     return GameFinished(
         game_id=game.id, revision=game.revision, winner_id=winner.id, scores=by_user
     )

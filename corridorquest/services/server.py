@@ -26,4 +26,5 @@ async def server_info(ctx: ServiceContext) -> dict[str, Any]:
         "motd": motd if motd is not None else ctx.settings.motd,
         "admin_email": ctx.settings.admin_email,
         "ntfy_url": ctx.settings.ntfy_url,
+        "public_url": ctx.settings.public_url,  # join links and QR codes (cq game show --qr)
     }

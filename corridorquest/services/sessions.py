@@ -47,6 +47,7 @@ from corridorquest.security.passwords import check_login_password
 from corridorquest.security.ratelimit import RateLimit
 from corridorquest.security.tokens import hash_token, new_token
 from corridorquest.services.auth import CurrentUser
+from corridorquest.services.bot_users import is_bot_name
 from corridorquest.services.context import PasswordHashingBusy, ServiceContext
 from corridorquest.services.errors import (
     Conflict,
@@ -253,6 +254,11 @@ async def login(
     """Check the password and open the user's session, replacing an active one if asked
     or if it is the one ``held_token`` (the caller's current session token) names."""
     address = (address or "unknown")[:ADDRESS_MAX]
+    if await ctx.store.autocommit(is_bot_name, username):  # SPEC §13: no password login
+        raise Forbidden(
+            "bot_account",
+            f"{username} is a bot: bots are played by the server and have no password login",
+        )
     admitted = await _take_slot(ctx, username, address)
     try:
         # Unknown usernames are checked against a dummy hash: the same work, the same time.

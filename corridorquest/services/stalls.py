@@ -16,6 +16,7 @@ first, leaves nothing to do.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from corridorquest.events import Event, StallReminder
 from corridorquest.services.context import ServiceContext
@@ -24,7 +25,7 @@ from corridorquest.services.game_access import load_game
 from corridorquest.services.games import cancel_game, run_system_write
 from corridorquest.services.outbound import keep_events
 from corridorquest.services.user_refs import ref
-from corridorquest.store.models import Game, utcnow
+from corridorquest.store.models import Game, User, utcnow
 
 BATCH = 20  # stalled games read per transaction; each removal is a transaction of its own
 
@@ -38,6 +39,11 @@ def describe(seconds: int) -> str:
     return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
+def _bots() -> Any:
+    """The ids of the bot users (a subquery): bots are never reminded nor removed."""
+    return User.select(User.id).where(User.bot_level.is_null(False))
+
+
 def stalled_turns(timeout_seconds: int, limit: int = BATCH) -> list[tuple[int, int, datetime]]:
     """(game id, user to move, turn since) of started games whose turn lasted the timeout,
     the longest first (inside a transaction)."""
@@ -45,7 +51,10 @@ def stalled_turns(timeout_seconds: int, limit: int = BATCH) -> list[tuple[int, i
     query = (
         Game.select(Game.id, Game.turn_user, Game.turn_since)
         .where(
-            (Game.status == "started") & Game.turn_user.is_null(False) & (Game.turn_since <= cutoff)
+            (Game.status == "started")
+            & Game.turn_user.is_null(False)
+            & (Game.turn_since <= cutoff)
+            & Game.turn_user.not_in(_bots())  # a bot is never stalled (SPEC §13)
         )
         .order_by(Game.turn_since, Game.id)
         .limit(limit)
@@ -153,6 +162,7 @@ def remind_due(
             & (Game.turn_since <= first)
             & (Game.turn_since > removal)
             & (Game.reminded_at.is_null() | (Game.reminded_at <= again))
+            & Game.turn_user.not_in(_bots())  # nor reminded
         )
         .order_by(Game.turn_since, Game.id)
         .limit(BATCH)

@@ -60,6 +60,7 @@ def public_view(user: User) -> dict[str, Any]:
         "username": user.username,
         "description": user.description,
         "is_admin": user.is_admin,
+        "bot": None if user.bot_level is None else {"level": user.bot_level},
         "created_at": iso(user.created_at),
     }
 

@@ -22,7 +22,7 @@ from corridorquest.store.transaction_memo import transaction_memo
 
 # The user columns a loaded player carries (`player.user` is a partial User; `version_of`
 # names them one by one).
-PLAYER_USER_FIELDS = ("id", "username", "email", "is_admin")
+PLAYER_USER_FIELDS = ("id", "username", "email", "is_admin", "bot_level")
 
 _sql: dict[str, str] = {}
 
@@ -176,7 +176,10 @@ def version_of(game: Game, players: list[GamePlayer]) -> GameVersion:
     rows = []
     for player in players:
         user = player.user.__data__.get
-        rows.append((revision, seed, user("id"), user("username"), user("email"), user("is_admin")))
+        rows.append(
+            (revision, seed, user("id"), user("username"), user("email"), user("is_admin"),
+             user("bot_level"))
+        )
     return rows
 
 

@@ -59,6 +59,8 @@ class User(BaseModel):
     locked = pw.BooleanField(default=False)
     created_at = pw.DateTimeField(default=utcnow)
     password_changed_at = pw.DateTimeField(default=utcnow)
+    # a bot (SPEC §13): its level 1..6; None for a person (migration step 16)
+    bot_level = pw.IntegerField(null=True)
 
     @classmethod
     def find_by_name(cls, username: str) -> User | None:
@@ -155,6 +157,9 @@ class Game(BaseModel):
     started_at = pw.DateTimeField(null=True)
     finished_at = pw.DateTimeField(null=True)
     cancelled_at = pw.DateTimeField(null=True)
+    # a game imported from a record (migration 18): its record's tags as JSON (the
+    # players' names as text, not accounts); None for a game played here
+    imported = pw.TextField(null=True)
 
 
 class GamePlayer(BaseModel):
@@ -365,3 +370,48 @@ ALL_MODELS: list[type[BaseModel]] = [
     AdminAction,
     SignupRequest,
 ]
+
+
+# --- ratings (SPEC §14; migration 17) ----------------------------------------------------
+
+class UserRating(BaseModel):
+    """A user's rating in one pool ('2p': Glicko-2; '4p': openskill's Plackett-Luce, with
+    `rating` its mu and `deviation` its sigma, no volatility). No row: never rated."""
+
+    user_id: int
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    pool = pw.CharField(max_length=4)
+    rating = pw.DoubleField()
+    deviation = pw.DoubleField()
+    volatility = pw.DoubleField(null=True)
+    games = pw.IntegerField(default=0)
+    last_played_at = pw.DateTimeField()  # the finish of the last rated game
+
+    class Meta:
+        table_name = "user_rating"
+        indexes = ((("user", "pool"), True), (("pool", "rating"), False))
+
+
+class GameRating(BaseModel):
+    """One player's rating before and after one finished game: written in the transaction
+    of the finish, once (unique per game and user). `id` orders the updates."""
+
+    game_id: int
+    user_id: int
+    game = pw.ForeignKeyField(Game, backref="+", on_delete="CASCADE")
+    user = pw.ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    pool = pw.CharField(max_length=4)
+    rating_before = pw.DoubleField()
+    deviation_before = pw.DoubleField()  # as grown for inactivity, before the game
+    volatility_before = pw.DoubleField(null=True)
+    rating_after = pw.DoubleField()
+    deviation_after = pw.DoubleField()
+    volatility_after = pw.DoubleField(null=True)
+    at = pw.DateTimeField()  # the game's finish
+
+    class Meta:
+        table_name = "game_rating"
+        indexes = ((("game", "user"), True), (("user", "pool", "id"), False))
+
+
+ALL_MODELS += [UserRating, GameRating]

@@ -9,10 +9,11 @@ from markupsafe import Markup
 from sanic import Request
 
 from corridorquest.callers import services
+from corridorquest.drawing.board_svg import board_svg
 from corridorquest.services import games, messages, positions
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound, Unprocessable
-from corridorquest.web.board_svg import board_svg
+from corridorquest.web.join_qr import join_qr
 
 MAX_GAME_ID = 2**62
 
@@ -23,6 +24,25 @@ async def public_game(request: Request, user: CurrentUser, game_id: int) -> dict
         raise NotFound("game_not_found", f"no game {game_id}")
     view = await games.show_game(services(request), user, game_id)
     if view["private"]:
+        raise NotFound("game_not_found", f"no game {game_id}")
+    return view
+
+
+def page_code(request: Request) -> str | None:
+    """The invitation code a game's page was opened with (`?code=`, its join link)."""
+    return request.args.get("code") or None
+
+
+async def page_game(request: Request, user: CurrentUser, game_id: int) -> dict[str, Any]:
+    """The game for its page and the page's fragment: a public game, or a private one
+    for its players and for whoever opened its join link (`?code=`, the invitation code
+    the services check); 404 to everybody else."""
+    if not 1 <= game_id <= MAX_GAME_ID:
+        raise NotFound("game_not_found", f"no game {game_id}")
+    code = page_code(request)
+    view = await games.show_game(services(request), user, game_id, code)
+    # a private game's view holds its code for its players only
+    if view["private"] and not (view.get("invitation_code") or code):
         raise NotFound("game_not_found", f"no game {game_id}")
     return view
 
@@ -46,7 +66,9 @@ async def step_view(
     left, turn, last actions) of that moment, the markers of the end (as board.svg)."""
     if at >= actions:
         return now
-    view = await positions.show_position(services(request), user, now["id"], at)
+    view = await positions.show_position(
+        services(request), user, now["id"], at, page_code(request)
+    )
     view["markers"] = now["markers"]
     view["replay_step"] = True  # a "to move" line instead of the end's result
     return view
@@ -54,9 +76,13 @@ async def step_view(
 
 async def live_values(request: Request, user: CurrentUser, view: dict[str, Any]) -> dict[str, Any]:
     """The values of game_live.html: the board and the panel of `view`."""
-    listed = (await messages.list_messages(services(request), user, view["id"]))["messages"]
+    code = page_code(request)  # a private game's page opened with its join link
+    listed = (await messages.list_messages(services(request), user, view["id"], 0, code))[
+        "messages"
+    ]
     return {
         "view": view,
+        "join": join_qr(request, services(request).settings, view),  # a waiting game's QR
         "board": Markup(board_svg(view, standalone=False)),  # our own SVG, escaped inside
         "online": set(view.get("online") or ()),
         "messages": listed,

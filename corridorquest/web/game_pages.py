@@ -9,9 +9,16 @@ from sanic.response import HTTPResponse, html
 from sanic_ext import openapi
 
 from corridorquest.callers import services
+from corridorquest.services import ratings
 from corridorquest.services.errors import NotFound, Unprocessable
 from corridorquest.services.play import history
-from corridorquest.web.game_data import live_values, public_game, requested_step, step_view
+from corridorquest.web.game_data import (
+    live_values,
+    page_code,
+    page_game,
+    requested_step,
+    step_view,
+)
 from corridorquest.web.templating import render
 from corridorquest.web.viewer import login_redirect, viewer
 
@@ -22,12 +29,13 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
     if user is None:
         return login_redirect(request)
     try:
-        view = await public_game(request, user, game_id)
+        view = await page_game(request, user, game_id)
     except NotFound:
         return html(render("not_found.html", user=user), status=404)
     live = view["status"] in ("waiting", "started")
     replay = view["status"] == "finished"
-    actions = len(await history(services(request), user, game_id)) if replay else 0
+    code = page_code(request)
+    actions = len(await history(services(request), user, game_id, code)) if replay else 0
     at = actions
     if replay:  # ?at=N: the replay at that step (ignored while the game is live)
         try:
@@ -37,14 +45,17 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
             return html(page, status=error.status)
         at = actions if step is None else step
         view = await step_view(request, user, view, at, actions)
+    rated = await ratings.game_ratings(services(request), user, game_id) if replay else None
     page = render(
         "game.html",
         user=user,
         game_id=game_id,
         live=live,
         replay=replay,
+        rating_changes=rated["players"] if rated else [],
         at=at,
         actions=actions,
+        code=code if view["private"] else None,  # for the fragment's and stream's requests
         **await live_values(request, user, view),
     )
     return html(page)
@@ -57,11 +68,11 @@ async def game_fragment(request: Request, game_id: int) -> HTTPResponse:
     if user is None:
         return html("", status=401)
     try:
-        view = await public_game(request, user, game_id)
+        view = await page_game(request, user, game_id)
     except NotFound:
         return html("", status=404)
     if view["status"] == "finished" and "at" in request.args:
-        actions = len(await history(services(request), user, game_id))
+        actions = len(await history(services(request), user, game_id, page_code(request)))
         try:
             at = requested_step(request, actions)
         except Unprocessable as error:

@@ -11,6 +11,8 @@
   event stream for the screen; `/web/tv/games/{id}` after each event), games that start
   or end within TV_POLL seconds (`/web/tv/list`, then `/web/tv/boards`), pages
   cycling: tv.py;
+- `/users/{name}`: a player's ratings in both pools with a graph of each (rating_graph):
+  profile.py; `/leaderboard`: the highest ratings of both pools: rating_leaderboard.py;
 - `/login`, `/logout`: login.py; `/web/static/...`: assets.py.
 
 The HTML comes from templates (templates/, through templating.py: autoescaped, strict).
@@ -19,7 +21,10 @@ style, no framing.
 
 Everything shown is what the API shows the watcher (`callers.watcher`: the logged-in
 user, or anybody when WEB_WATCH_WITHOUT_LOGIN allows): the same services and views, so
-the same visibility rules; private games never appear and their URLs answer 404. With
+the same visibility rules; private games never appear in the lists or on /tv, and their
+URLs answer 404 except to their players and to whoever opens the game's join link (its
+invitation code, `?code=`); a waiting game's page shows its join link as a QR code
+(join_qr.py; a private game's to its players only). With
 WEB_WATCH_WITHOUT_LOGIN=false the pages ask for a login (`/login` sets a session cookie
 that counts for GET requests only).
 """
@@ -28,7 +33,7 @@ from __future__ import annotations
 
 from sanic import Blueprint
 
-from corridorquest.web import assets, game_pages, lobby, login, tv
+from corridorquest.web import assets, game_pages, lobby, login, profile, rating_leaderboard, tv
 from corridorquest.web.page_headers import add_page_headers
 
 bp = Blueprint("web", url_prefix="/")
@@ -39,6 +44,8 @@ ROUTES = (  # (address, method, handler)
     ("/web/lobby", "GET", lobby.lobby_fragment),
     ("/games/<game_id:int>", "GET", game_pages.game_page),
     ("/web/games/<game_id:int>/live", "GET", game_pages.game_fragment),
+    ("/users/<username:str>", "GET", profile.profile_page),
+    ("/leaderboard", "GET", rating_leaderboard.leaderboard_page),
     ("/tv", "GET", tv.tv),
     ("/web/tv/list", "GET", tv.tv_list),
     ("/web/tv/boards", "GET", tv.tv_boards),

@@ -1,7 +1,8 @@
 """The projector: `/tv`, every started public game on one screen, each board and caption
 live (one event stream for the screen; `/web/tv/games/{id}` after each event), games
 that start or end within TV_POLL seconds (`/web/tv/list`, then `/web/tv/boards`), pages
-cycling."""
+cycling; beside them the join QR codes of the newest waiting public games (the same
+polling brings new ones and drops those that started)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from sanic.response import HTTPResponse, html, json
 from sanic_ext import openapi
 
 from corridorquest.callers import services
+from corridorquest.drawing.board_svg import board_svg
 from corridorquest.services import game_list, games
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound
-from corridorquest.web.board_svg import board_svg
 from corridorquest.web.game_data import public_game
+from corridorquest.web.join_qr import join_qr
 from corridorquest.web.templating import render
 from corridorquest.web.viewer import login_redirect, viewer
 
@@ -25,6 +27,7 @@ TV_PAGE = 6  # boards on one screen of /tv
 TV_CYCLE = 20  # seconds before /tv shows its next page
 TV_POLL = 1.0  # seconds between two looks of /tv for games that started or ended
 TV_GAMES = 500  # started games /tv looks at
+TV_JOINABLE = 4  # waiting public games whose join QR code /tv shows (the newest)
 
 
 def figure(view: dict[str, Any]) -> dict[str, Any]:
@@ -44,6 +47,22 @@ async def page_games(request: Request, user: CurrentUser) -> tuple[int, int, lis
     except ValueError:
         page = 1
     return page, pages, public[(page - 1) * TV_PAGE : page * TV_PAGE]
+
+
+async def joinable(request: Request, user: CurrentUser) -> list[dict[str, Any]]:
+    """The newest waiting public games, each `{"game", "join"}` (join link and QR code):
+    what a phone in the room scans to take a seat. Never a private game (a room's
+    screen: its code is for its players)."""
+    listed = await game_list.list_games(
+        services(request), user, game_list.GameFilter(status="waiting", limit=TV_GAMES)
+    )
+    public = [g for g in listed if not g["private"]][:TV_JOINABLE]
+    settings = services(request).settings
+    return [{"game": g, "join": join_qr(request, settings, g)} for g in public]
+
+
+def joinable_ids(found: list[dict[str, Any]]) -> str:
+    return ",".join(str(j["game"]["id"]) for j in found)
 
 
 async def figures(request: Request, user: CurrentUser, ids: list[int]) -> list[dict[str, Any]]:
@@ -75,6 +94,7 @@ async def tv(request: Request) -> HTTPResponse:
         cycle=cycle,
         poll=int(TV_POLL * 1000),
         figures=await figures(request, user, ids),
+        joinable=await joinable(request, user),
     )
     return html(answer)
 
@@ -87,7 +107,14 @@ async def tv_list(request: Request) -> HTTPResponse:
     if user is None:
         return json({"reason": "unauthenticated", "message": "log in first"}, status=401)
     page, pages, ids = await page_games(request, user)
-    return json({"page": page, "pages": pages, "games": ids}, headers={"Cache-Control": "no-store"})
+    listed = await game_list.list_games(
+        services(request), user, game_list.GameFilter(status="waiting", limit=TV_GAMES)
+    )
+    waiting = [g["id"] for g in listed if not g["private"]][:TV_JOINABLE]
+    return json(
+        {"page": page, "pages": pages, "games": ids, "joinable": waiting},
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 @openapi.exclude()
@@ -97,7 +124,11 @@ async def tv_boards(request: Request) -> HTTPResponse:
     if user is None:
         return html("", status=401)
     page, pages, ids = await page_games(request, user)
-    response = html(render("tv_boards.html", figures=await figures(request, user, ids)))
+    found = await joinable(request, user)
+    response = html(
+        render("tv_boards.html", figures=await figures(request, user, ids), joinable=found)
+    )
+    response.headers["X-TV-Joinable"] = joinable_ids(found)
     response.headers["X-TV-Page"] = str(page)
     response.headers["X-TV-Pages"] = str(pages)
     return response

@@ -44,6 +44,7 @@ def test_show_self_has_every_field_and_others_only_public_ones(
         "username": "alice",
         "description": "",
         "is_admin": False,
+        "bot": None,  # a person (a bot: {"level": N})
         "created_at": me["created_at"],
     }
     missing = client.get("/users/nobody")

@@ -43,7 +43,8 @@ def test_first_word_completes_from_the_command_table(config_dir: Path) -> None:
 def test_subcommands_and_options_complete(config_dir: Path) -> None:
     assert set(completions("game ")) == {
         "show", "new", "list", "join", "change", "cancel", "move", "jump", "place",
-        "message", "offer", "trade", "mark", "unmark", "leaderboard", "watch"}
+        "message", "offer", "trade", "mark", "unmark", "leaderboard", "watch", "export", "import",
+        "bot"}
     assert completions("game li") == ["list"]
     assert completions("game list -") == ["-s", "--status", "-u", "--user", "-g", "--game",
                                           "--relation", "--help"]

@@ -4,7 +4,6 @@ A stream whose reader takes nothing is dropped STREAM_STALL_TIMEOUT seconds afte
 connection stopped taking what waits for it; the operating system holds little for it
 meanwhile (SO_SNDBUF); what all streams hold unsent stays under STREAM_BUFFER_TOTAL
 (the streams that hold the most are dropped); a reader that reads goes on undisturbed.
-Whichever way the bytes leave: the stream writer process, or the server itself.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.support.games import play, started_game
 from tests.support.server import RunningServer, running_server
@@ -62,13 +60,10 @@ def _busy(client: httpx.Client, token: str, game_id: int) -> None:
     client.delete(f"/games/{game_id}/markers/d4h", headers=auth(token))
 
 
-@pytest.mark.parametrize("writer", ["process", "inline"])
-def test_a_reader_that_reads_nothing_is_dropped_soon_and_a_reader_goes_on(
-    tmp_path: Path, writer: str
-) -> None:
+def test_a_reader_that_reads_nothing_is_dropped_soon_and_a_reader_goes_on(tmp_path: Path) -> None:
     stall = 2
     with running_server(
-        tmp_path, STREAM_WRITER=writer, STREAM_STALL_TIMEOUT=str(stall), STREAM_BUFFER="1024",
+        tmp_path, STREAM_STALL_TIMEOUT=str(stall), STREAM_BUFFER="1024",
         STREAM_KEEPALIVE="1",
     ) as server, httpx.Client(base_url=server.api, timeout=10) as client:
         tokens = {name: insert_user(server.database_url, name) for name in ("sal", "ted")}
@@ -115,13 +110,10 @@ def _on_all(text: str) -> list[int]:
     return [int(k) for k in re.findall(r"(\d+) KiB on the \w+'s other streams", text)]
 
 
-@pytest.mark.parametrize("writer", ["process", "inline"])
-def test_what_all_streams_hold_unsent_stays_under_its_bound(
-    tmp_path: Path, writer: str
-) -> None:
+def test_what_all_streams_hold_unsent_stays_under_its_bound(tmp_path: Path) -> None:
     total_mib = 1
     with running_server(
-        tmp_path, STREAM_WRITER=writer, STREAM_BUFFER_TOTAL=str(total_mib),
+        tmp_path, STREAM_BUFFER_TOTAL=str(total_mib),
         STREAM_BUFFER="512", STREAM_STALL_TIMEOUT="60", STREAMS_PER_USER="20",
         STREAM_KEEPALIVE="1",
     ) as server, httpx.Client(base_url=server.api, timeout=10) as client:

@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.support.games import get_game, started_game
 from tests.support.server import RunningServer, running_server
@@ -105,12 +104,11 @@ def _raw_stream(base_url: str, path: str, token: str) -> socket.socket:
     return sock
 
 
-@pytest.mark.parametrize("writer", ["process", "inline"])
 def test_a_reader_that_falls_behind_is_disconnected_and_the_server_carries_on(
-    tmp_path: Path, writer: str
+    tmp_path: Path,
 ) -> None:
     with running_server(
-        tmp_path, STREAM_BUFFER="16", STREAM_KEEPALIVE="1", STREAM_WRITER=writer
+        tmp_path, STREAM_BUFFER="16", STREAM_KEEPALIVE="1"
     ) as server, httpx.Client(
         base_url=server.api, timeout=10
     ) as client:
@@ -155,10 +153,9 @@ def test_a_reader_that_falls_behind_is_disconnected_and_the_server_carries_on(
             assert again.next("game")["data"]["id"] == gid
 
 
-@pytest.mark.parametrize("writer", ["process", "inline"])
-def test_streams_end_cleanly_when_the_server_stops(tmp_path: Path, writer: str) -> None:
+def test_streams_end_cleanly_when_the_server_stops(tmp_path: Path) -> None:
     with running_server(
-        tmp_path, STREAM_KEEPALIVE="30", STREAM_WRITER=writer
+        tmp_path, STREAM_KEEPALIVE="30"
     ) as server, httpx.Client(base_url=server.api, timeout=10) as client:
         tokens = {name: insert_user(server.database_url, name) for name in ("uma", "vic")}
         game = started_game(client, tokens)

@@ -197,3 +197,24 @@ def test_step_13_indexes_messages_by_game_and_id(database_url: str) -> None:
         assert "game_message_game_id_sender_id_kind" not in indexes
     finally:
         store.close()
+
+
+
+def test_step_18_adds_the_imported_column_to_a_database_of_step_15(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database migrated before records existed gets `game.imported` (issue 31)."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    released = list(migrations.STEPS)
+    monkeypatch.setattr(migrations, "STEPS", [step for step in released if step[0] <= 15])
+    store = Store.open(url)
+    store.db.execute_sql('ALTER TABLE "game" DROP COLUMN "imported"')  # as step 1 made it then
+    assert "imported" not in {c.name for c in store.db.get_columns("game")}
+    store.close()
+    monkeypatch.setattr(migrations, "STEPS", released)
+    store = Store.open(url)
+    try:
+        assert current_version(store.db) == 18
+        assert "imported" in {c.name for c in store.db.get_columns("game")}
+    finally:
+        store.close()

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from corridorquest.web.board_svg import (
+from corridorquest.drawing.board_svg import (
     CELL,
     GROOVE,
     IDLE_FRAME,

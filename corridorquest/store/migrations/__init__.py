@@ -1,7 +1,7 @@
 """Schema migrations: ordered steps that upgrade a database in place, run on every start.
 
 `schema_version` holds one row per applied step. `migrate(db)` applies every step whose
-version is above the highest applied one, each in its own transaction, in order.
+version has no row yet, each in its own transaction, in order.
 
 This module holds the list of steps and the runner; the step bodies live beside it:
 `schema.py` (tables, columns, indexes), `rescore.py` (step 7: finished games rescored),
@@ -64,6 +64,11 @@ STEPS: list[Step] = [
     (14, "signup requests, for their limit per client address", schema.signup_requests),
     (15, "login attempts whose password is being checked are told from failures",
      schema.login_attempt_checking),
+    (16, "users with a bot mark: the bots' level (1..6), None for a person", schema.bot_mark),
+    (17, "ratings per user and pool; each finished game's ratings before and after",
+     schema.ratings),
+    (18, "games imported from records keep their record's tags (issue 31)",
+     schema.imported_games),
 ]
 
 
@@ -93,8 +98,11 @@ def migrate_database(db: pw.Database) -> list[int]:
                     f"database schema version {version} is newer than this server "
                     f"({latest_version()}); upgrade the server"
                 )
+            # Every step not applied yet, a lower one too: branches that each added a
+            # step (16 and 17, say) may land in either order.
+            done = {row.version for row in SchemaVersion.select(SchemaVersion.version)}
             for number, description, step in STEPS:
-                if number <= version:
+                if number in done:
                     continue
                 with db.atomic():
                     step(db)

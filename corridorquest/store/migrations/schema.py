@@ -15,11 +15,13 @@ from corridorquest.store.models import (
     AdminAction,
     GameMarker,
     GameMessage,
+    GameRating,
     InvitationMail,
     MessageMute,
     OutboxItem,
     PasswordRequest,
     SignupRequest,
+    UserRating,
     WallOffer,
 )
 
@@ -93,3 +95,15 @@ def signup_requests(db: pw.Database) -> None:
 
 def login_attempt_checking(db: pw.Database) -> None:
     add_column_if_missing(db, "login_attempt", "checking", pw.BooleanField(default=False))
+
+
+def bot_mark(db: pw.Database) -> None:
+    add_column_if_missing(db, "user", "bot_level", pw.IntegerField(null=True))
+
+
+def ratings(db: pw.Database) -> None:
+    db.create_tables([UserRating, GameRating], safe=True)
+
+
+def imported_games(db: pw.Database) -> None:
+    add_column_if_missing(db, "game", "imported", pw.TextField(null=True))

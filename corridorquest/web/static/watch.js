@@ -112,10 +112,11 @@ function oneAtATime(work) {
 
 // Follow a game's events while the page is visible; `changed()` runs (at most once at
 // a time) after events.
-function follow(gameId, changed, refused) {
+function follow(gameId, changed, refused, code) {
   const run = oneAtATime(changed);
+  const query = code ? "?invitation_code=" + encodeURIComponent(code) : "";
   return whileVisible(() => {
-    const stream = new EventSource("/api/v1/games/" + gameId + "/events");
+    const stream = new EventSource("/api/v1/games/" + gameId + "/events" + query);
     for (const name of ["game", "message", "presence"]) {
       stream.addEventListener(name, run);
     }
@@ -126,11 +127,14 @@ function follow(gameId, changed, refused) {
 function gamePage(main) {
   const gameId = main.dataset.game;
   const live = document.getElementById("live");
+  // a private game's page opened with its join link: the code opens its parts too
+  const code = main.dataset.code || "";
+  const fragment = "/web/games/" + gameId + "/live" + (code ? "?code=" + encodeURIComponent(code) : "");
   if (main.dataset.live === "yes") {
     let first = !document.hidden; // the page shows the game as its first event does
     const follower = follow(gameId, (done) => {
       if (first) { first = false; done(); return; }
-      replaceWith(live, "/web/games/" + gameId + "/live", (answer) => {
+      replaceWith(live, fragment, (answer) => {
         const status = answer.headers.get("X-Game-Status");
         if (status === "finished" || status === "cancelled") {
           follower.close();
@@ -138,22 +142,23 @@ function gamePage(main) {
         }
         done();
       });
-    }, () => { first = false; }); // (its first event may be later than the page)
+    }, () => { first = false; }, code); // (its first event may be later than the page)
   }
   const replay = document.getElementById("replay");
-  if (replay) stepper(replay, gameId);
+  if (replay) stepper(replay, gameId, code);
 }
 
 // A finished game's replay: the board and the panel (walls left, turn, last actions) as
 // they were after N actions, each step at its own address (/games/ID?at=N).
-function stepper(replay, gameId) {
+function stepper(replay, gameId, code) {
   const last = Number(replay.dataset.actions);
   const output = document.getElementById("step");
   const live = document.getElementById("live");
   let at = Number(replay.dataset.at);
   const load = oneAtATime((done) => {
     const asked = at;
-    replaceWith(live, "/web/games/" + gameId + "/live?at=" + asked, () => {
+    const withCode = code ? "&code=" + encodeURIComponent(code) : "";
+    replaceWith(live, "/web/games/" + gameId + "/live?at=" + asked + withCode, () => {
       replay.dataset.shown = String(asked);
     }, done);
   });
@@ -161,7 +166,10 @@ function stepper(replay, gameId) {
     at = Math.max(0, Math.min(last, next));
     output.textContent = at + " / " + last;
     replay.dataset.at = String(at);
-    const address = at === last ? window.location.pathname : "?at=" + at;
+    const withCode = code ? "code=" + encodeURIComponent(code) : "";
+    const address = at === last
+      ? window.location.pathname + (withCode ? "?" + withCode : "")
+      : "?at=" + at + (withCode ? "&" + withCode : "");
     window.history.replaceState(null, "", address);
     load();
   };
@@ -230,13 +238,16 @@ function tvPage(main) {
       .then((found) => {
         if (!found) { done(); return; }
         main.dataset.pages = String(found.pages);
-        if (String(found.page) === main.dataset.page && found.games.join(",") === shown) {
+        const joinable = (found.joinable || []).join(",");
+        if (String(found.page) === main.dataset.page && found.games.join(",") === shown
+            && joinable === (main.dataset.joinable || "")) {
           done();
           return;
         }
         replaceWith(main, "/web/tv/boards?page=" + found.page, (answer) => {
           main.dataset.page = answer.headers.get("X-TV-Page") || String(found.page);
           main.dataset.pages = answer.headers.get("X-TV-Pages") || main.dataset.pages;
+          main.dataset.joinable = answer.headers.get("X-TV-Joinable") || "";
           listen();
         }, done);
       })

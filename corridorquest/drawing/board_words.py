@@ -1,4 +1,4 @@
-"""What a board says in words (web/board_svg.py puts them in the picture's title and
+"""What a board says in words (drawing/board_svg.py puts them in the picture's title and
 description, for screen readers and for tests): one line of whose turn it is, and the
 longer description of the pawns, the walls shown and the last action."""
 

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from corridorquest.web.board_words import SEAT_ORDER, describe, details, last_action
+from corridorquest.drawing.board_words import SEAT_ORDER, describe, details, last_action
 
 CELL = 40  # a square's side
 GROOVE = 12  # the gap between two squares, where walls and markers lie

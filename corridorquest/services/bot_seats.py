@@ -1,0 +1,165 @@
+"""Seating bots (SPEC §13): the creator of a waiting game adds a bot of a level to it.
+
+`seat_bot` is one write like a join (one transaction, the revision bumped, a base revision
+and an idempotency key, `PlayerJoined` and, when it fills the game, `GameStarted`), made
+by the game's admin on the bot's behalf. Each level has one bot user, so a game holds at
+most one bot of each level (three bots in a 4-player game: three levels). Refused, with
+nothing changed: a level that is not 1..6 (422 `invalid_bot_level`), not the game's admin
+(403 `not_game_admin`), a game that is not waiting (409 `game_not_waiting`, ...), a full
+game (409 `game_full`), the level already seated (409 `bot_already_seated`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from corridorquest.events import Event, PlayerJoined, PlayerLeft
+from corridorquest.services.auth import CurrentUser
+from corridorquest.services.bot_users import bot_by_level, check_level
+from corridorquest.services.context import ServiceContext
+from corridorquest.services.errors import Conflict, Forbidden, Unprocessable
+from corridorquest.services.game_access import (
+    check_revision,
+    load_game,
+    load_visible,
+    require_status,
+)
+from corridorquest.services.game_views import game_view
+from corridorquest.services.games import (
+    GameOptions,
+    WriteResult,
+    create_game,
+    run_write,
+    start_game,
+)
+from corridorquest.store.models import GamePlayer, utcnow
+
+
+async def seat_bot(
+    ctx: ServiceContext,
+    user: CurrentUser,
+    game_id: int,
+    level: Any,
+    base_revision: int | None = None,
+    key: str | None = None,
+) -> WriteResult:
+    """Seat the bot of `level` in the waiting game `game_id` (its admin only)."""
+    level = check_level(level)
+
+    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
+        loaded = load_visible(game_id, user, lock=True)
+        game = loaded.game
+        if game.admin_id != user.id:
+            raise Forbidden(
+                "not_game_admin", f"only the creator of game {game_id} may seat a bot in it"
+            )
+        check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
+        if game.status == "waiting" and len(loaded.players) >= game.players:
+            raise Conflict("game_full", f"game {game_id} has no free seat")
+        require_status(loaded, "waiting")
+        bot = bot_by_level(level)
+        if bot is None:  # (the server makes them at start)
+            raise Conflict("bot_unavailable", f"there is no bot of level {level} on this server")
+        if loaded.is_player(bot.id):
+            raise Conflict(
+                "bot_already_seated",
+                f"{bot.username} (level {level}) already plays in game {game_id}; "
+                "a game holds one bot of each level",
+            )
+        order = max((p.join_order for p in loaded.players), default=-1) + 1
+        GamePlayer.create(game=game.id, user=bot.id, join_order=order)
+        loaded.players = load_game(game.id).players
+        game.revision += 1
+        events.append(PlayerJoined(game_id=game.id, revision=game.revision, user_id=bot.id))
+        if len(loaded.players) == game.players:
+            events.append(start_game(loaded, utcnow()))
+        game.save()
+        return 201, game_view(loaded, user.id)
+
+    return await run_write(ctx, user, key, f"POST /games/{game_id}/bots", write)
+
+
+def check_bot_levels(
+    levels: list[Any], players: int, join: bool = True, private: bool = False
+) -> list[int]:
+    """The bots asked for at creation: levels 1..6, each once, at most players - 1 (all
+    the seats when the creator does not join: a game of bots only, public)."""
+    checked = [check_level(level) for level in levels]
+    if len(set(checked)) != len(checked):
+        raise Unprocessable(
+            "bot_already_seated", "a game holds one bot of each level: give each level once"
+        )
+    if join and len(checked) > players - 1:
+        raise Unprocessable(
+            "too_many_bots",
+            f"a {players}-player game has room for {players - 1} bots beside its creator",
+        )
+    if not join and len(checked) != players:
+        raise Unprocessable(
+            "bots_only_needs_every_seat",
+            f"a game of bots only (join: false) needs {players} bots, one per seat",
+        )
+    if not join and private:
+        raise Unprocessable(
+            "bots_only_game_private",
+            "a game of bots only is public (its creator watches it as a spectator)",
+        )
+    return checked
+
+
+async def leave_to_bots(
+    ctx: ServiceContext, user: CurrentUser, game_id: int, key: str | None = None
+) -> WriteResult:
+    """The creator of a waiting game gives up its own seat before bots fill the game (a
+    game of bots only); it stays the game's admin (it may cancel it)."""
+
+    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
+        loaded = load_visible(game_id, user, lock=True)
+        game = loaded.game
+        if game.admin_id != user.id:
+            raise Forbidden("not_game_admin", f"only the creator of game {game_id} may do that")
+        require_status(loaded, "waiting")
+        player = loaded.player_of(user.id)
+        if player is not None:
+            player.delete_instance()
+            loaded.players = load_game(game.id).players
+            game.revision += 1
+            events.append(PlayerLeft(game_id=game.id, revision=game.revision, user_id=user.id))
+            game.save()
+        return 200, game_view(loaded, user.id)
+
+    return await run_write(ctx, user, key, f"DELETE /games/{game_id}/players/me", write)
+
+
+def _bot_key(key: str, index: int) -> str:
+    """The idempotency key of the `index`th bot seated at a creation with `key`."""
+    return f"bot{index}:" + hashlib.sha256(str(key).encode()).hexdigest()[:40]
+
+
+async def create_with_bots(
+    ctx: ServiceContext,
+    user: CurrentUser,
+    options: GameOptions,
+    levels: list[Any],
+    key: str | None = None,
+    join: bool = True,
+) -> WriteResult:
+    """Create a game and seat the bots of `levels` in it (checked before anything is
+    written); without `join` the creator takes no seat: the bots fill every one. Answers
+    with the game as the last write left it."""
+    players = 2 if options.players is None else options.players
+    checked = check_bot_levels(levels, players, join, bool(options.private))
+    result = await create_game(ctx, user, options, key)
+    game_id = int(result.body["id"])
+    if not join:
+        left = await leave_to_bots(
+            ctx, user, game_id, key=None if key is None else _bot_key(key, -1)
+        )
+        result = WriteResult(result.status, left.body, [*result.events, *left.events])
+    for index, level in enumerate(checked):
+        seated = await seat_bot(
+            ctx, user, game_id, level, key=None if key is None else _bot_key(key, index)
+        )
+        result = WriteResult(result.status, seated.body, [*result.events, *seated.events])
+    return result

@@ -1,0 +1,157 @@
+"""The bot users (SPEC §13): one per level, created by the server, marked with their level.
+
+A bot is a `User` whose `bot_level` is 1..6. The server creates the missing ones at every
+start (`bot-1` ... `bot-6`; an administrator may rename them, the mark stays). A bot has
+no usable password (its hash is no argon2 hash: no password ever matches) and a login
+as a bot is refused with 403 `bot_account`; it is verified, wants no notifications and has
+an address under `.invalid` (RFC 2606), so that no mail can reach anybody.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from corridorquest.services.auth import CurrentUser
+from corridorquest.services.errors import Unprocessable
+from corridorquest.store import Store
+from corridorquest.store.models import Game, GamePlayer, User, utcnow
+
+log = logging.getLogger(__name__)
+
+LEVELS = range(1, 7)
+NO_PASSWORD = "!bot: no password login"  # never a valid hash: no password matches it
+
+
+def bot_username(level: int) -> str:
+    return f"bot-{level}"
+
+
+def bot_email(level: int) -> str:
+    return f"bot-{level}@bots.invalid"
+
+
+def check_level(level: object) -> int:
+    """A bot level 1..6 (a bool or another type is no level); raises Unprocessable."""
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise Unprocessable(
+            "invalid_bot_level", f"bot level {level!r}: a bot level is a whole number from 1 to 6"
+        )
+    return level
+
+
+def _create_missing() -> list[str]:
+    have = {level for (level,) in User.select(User.bot_level)
+            .where(User.bot_level.is_null(False)).tuples()}
+    made = []
+    for level in LEVELS:
+        if level in have:
+            continue
+        name = bot_username(level)
+        suffix = 1
+        while User.find_by_name(name) is not None:  # a person took the name: another one
+            suffix += 1
+            name = f"{bot_username(level)}-{suffix}"
+        now = utcnow()
+        User.create(
+            username=name,
+            email=bot_email(level),
+            password_hash=NO_PASSWORD,
+            description=f"computer opponent, level {level} of 6",
+            verified=True,
+            notify_turn=False,
+            notify_action=False,
+            notify_game=False,
+            notify_digest=False,
+            ntfy_dm_topic=None,
+            bot_level=level,
+            created_at=now,
+            password_changed_at=now,
+        )
+        made.append(name)
+    return made
+
+
+def ensure_bot_users(store: Store) -> list[str]:
+    """Create the bot users that are missing (at every start); their names."""
+    made = store.run(_create_missing)
+    if made:
+        log.info("bot users created: %s", ", ".join(made))
+    return made
+
+
+def bot_user_ids() -> dict[int, int]:
+    """user id -> level of every bot (inside a transaction)."""
+    return {
+        user_id: level
+        for user_id, level in User.select(User.id, User.bot_level)
+        .where(User.bot_level.is_null(False))
+        .tuples()
+    }
+
+
+def bot_by_level(level: int) -> User | None:
+    """The bot user of `level` (inside a transaction)."""
+    return User.get_or_none(User.bot_level == level)
+
+
+def is_bot_name(username: str) -> bool:
+    """Whether `username` names a bot (inside a transaction)."""
+    user = User.find_by_name(username)
+    return user is not None and user.bot_level is not None
+
+
+def _acting(user: User) -> CurrentUser:
+    """A bot as the user its moves are played as (it has no session)."""
+    return CurrentUser(
+        id=user.id,
+        username=user.username,
+        email=user.email,
+        is_admin=False,
+        session_id=0,
+        session_expires_at=utcnow(),
+    )
+
+
+def bot_to_move(game_id: int) -> tuple[CurrentUser, int] | None:
+    """The bot whose turn it is in started game `game_id`, with its level; None when
+    it is nobody's or a person's turn (inside a transaction)."""
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None or game.status != "started" or game.turn_user_id is None:
+        return None
+    user = User.get_or_none(User.id == game.turn_user_id)
+    if user is None or user.bot_level is None:
+        return None
+    return _acting(user), int(user.bot_level)
+
+
+def bots_in_game(game_id: int) -> list[tuple[CurrentUser, int]]:
+    """The bots seated in game `game_id`, with their levels (inside a transaction)."""
+    users = (
+        User.select()
+        .join(GamePlayer, on=(GamePlayer.user == User.id))
+        .where((GamePlayer.game == game_id) & User.bot_level.is_null(False))
+    )
+    return [(_acting(user), int(user.bot_level)) for user in users]
+
+
+def games_awaiting_bots(waiting_seconds: int = 0, limit: int = 500) -> list[int]:
+    """Started games where it has been a bot's turn for at least `waiting_seconds`, the
+    longest waiting first (inside a transaction)."""
+    bots = User.select(User.id).where(User.bot_level.is_null(False))
+    since = utcnow() - timedelta(seconds=waiting_seconds)
+    return [
+        game_id
+        for (game_id,) in Game.select(Game.id)
+        .where((Game.status == "started") & Game.turn_user.in_(bots)
+               & (Game.turn_since <= since))
+        .order_by(Game.turn_since, Game.id)
+        .limit(limit)
+        .tuples()
+    ]
+
+
+def username_of(user_id: int) -> str | None:
+    """The current username of `user_id` (inside a transaction)."""
+    user = User.get_or_none(User.id == user_id)
+    return None if user is None else str(user.username)

@@ -1,0 +1,134 @@
+"""POST /api/v1/games/imported against the real server (issue 31 item 3): a record
+(our export or plain movetext with a size tag) becomes a finished, unrated game marked
+imported, viewable and replayable; a corrupt one is refused with a reason and the
+number of its first illegal action, and nothing is stored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from corridorquest.engine import GameState, Seat
+from corridorquest.records import parse_records, replay
+from tests.api.mode_helpers import best_step, play_out, start
+from tests.support.server import RunningServer
+from tests.support.users import auth, insert_user
+
+NAMES = ("imann", "imbob", "imcat")
+
+
+@pytest.fixture(scope="module")
+def tokens(server: RunningServer) -> dict[str, str]:
+    return {name: insert_user(server.database_url, name) for name in NAMES}
+
+
+def import_text(client: httpx.Client, token: str, text: str) -> httpx.Response:
+    return client.post("/games/imported", json={"record": text}, headers=auth(token))
+
+
+def finished_count(client: httpx.Client, token: str) -> int:
+    answer = client.get("/games", params={"status": "finished", "limit": 500}, headers=auth(token))
+    return len(answer.json()["games"])
+
+
+def plain_game(size: int) -> tuple[str, GameState]:
+    """A finished game as plain movetext (the first mover on e1: South), and its end."""
+    state = GameState.new(size, 2, Seat.SOUTH)
+    words = []
+    while not state.is_finished:
+        if state.ply % 2 == 0:
+            words.append(f"{state.ply // 2 + 1}.")
+        step = best_step(state)
+        state.play(step)
+        words.append(str(step.to))
+    return f'[Size "{size}"]\n' + " ".join(words) + "\n", state
+
+
+def test_an_exported_game_imports_as_a_finished_unrated_replayable_game(
+    client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    match = start(client, {"imann": tokens["imann"], "imbob": tokens["imbob"]}, size=5)
+    play_out(client, match, walls_each=1)
+    text = client.get(f"/games/{match.id}/record", headers=auth(tokens["imann"])).text
+    answer = import_text(client, tokens["imcat"], text)
+    assert answer.status_code == 201, answer.text
+    [game_id] = answer.json()["games"]
+    view = client.get(f"/games/{game_id}", headers=auth(tokens["imann"])).json()
+    assert view["status"] == "finished"
+    assert view["pawns"] == {s.value: str(q) for s, q in match.mirror.pawns.items()}
+    assert view["scores"] == {}  # unrated: nobody's scores
+    positions = replay(parse_records(text)[0])
+    for at, position in enumerate(positions):
+        earlier = client.get(
+            f"/games/{game_id}", params={"at": at}, headers=auth(tokens["imbob"])
+        ).json()
+        assert earlier["pawns"] == position.to_dict()["pawns"]
+        assert [w["wall"] for w in earlier["walls"]] == [w for w, _ in position.to_dict()["walls"]]
+    again = client.get(f"/games/{game_id}/record", headers=auth(tokens["imbob"])).text
+    assert '[Imported "yes"]' in again
+    assert f"[{match.mirror.winner.title}" in again  # type: ignore[union-attr]
+    for seat, name in match.names.items():
+        assert f'[{seat.title()} "{name}"]' in again
+    assert again.split("\n\n")[1] == text.split("\n\n")[1]  # the same movetext
+
+
+def test_plain_movetext_with_a_size_tag(client: httpx.Client, tokens: dict[str, str]) -> None:
+    text, end = plain_game(7)
+    answer = import_text(client, tokens["imann"], text)
+    assert answer.status_code == 201, answer.text
+    [game_id] = answer.json()["games"]
+    view = client.get(f"/games/{game_id}", headers=auth(tokens["imcat"])).json()
+    assert view["pawns"] == end.to_dict()["pawns"] and view["size"] == 7
+
+
+@pytest.mark.parametrize(
+    ("text", "reason", "action"),
+    [
+        ('[Size "9"]\n1. e2 e8 2. e3 e7 3. e4 e6 4. e5 e5', "illegal_action", 8),
+        ('[Size "9"]\n[Colour "blue"]\n1. e2', "unknown_tag", None),
+        ('[Size "9"]\n[Date "2026.11', "bad_tag", None),
+        ('[Size "5"]\n1. c2 c4 2. c3 e4h', "bad_notation", 4),
+        ('[Size "5"]\n1. c2 c4', "unfinished_record", None),
+        ("1. e2 e8", "missing_size", None),
+    ],
+)
+def test_a_corrupt_record_is_refused_and_nothing_is_stored(
+    client: httpx.Client, tokens: dict[str, str], text: str, reason: str, action: Any
+) -> None:
+    before = finished_count(client, tokens["imann"])
+    good, _ = plain_game(5)
+    if reason != "missing_size":  # (movetext after a record would continue that record)
+        text = good + "\n" + text  # all or nothing: the good game is not stored either
+    answer = import_text(client, tokens["imann"], text)
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert body["reason"] == reason
+    assert body["action"] == action
+    if reason in ("illegal_action", "unfinished_record"):  # found while replaying record 2
+        assert body["record"] == 2
+    elif reason != "missing_size":  # found while reading: the line of the file
+        assert body["line"] > 2
+    if action is not None:
+        assert f"action {action}" in body["message"]
+    assert finished_count(client, tokens["imann"]) == before
+
+
+def test_ten_megabytes_are_refused(client: httpx.Client, tokens: dict[str, str]) -> None:
+    before = finished_count(client, tokens["imann"])
+    answer = import_text(client, tokens["imann"], '[Size "9"]\n' + "e2 " * 3_500_000)
+    assert answer.status_code == 413
+    assert answer.json()["reason"]
+    assert finished_count(client, tokens["imann"]) == before
+
+
+def test_the_web_page_of_an_imported_game_and_its_replay_steps(
+    client: httpx.Client, server: RunningServer, tokens: dict[str, str]
+) -> None:
+    text, _ = plain_game(5)
+    [game_id] = import_text(client, tokens["imann"], text).json()["games"]
+    for query in ("", "?at=0", "?at=3"):
+        page = httpx.get(f"{server.base_url}/games/{game_id}{query}", timeout=10.0)
+        assert page.status_code == 200, page.text[:500]
+        assert "<html" in page.text.lower()

@@ -1,0 +1,109 @@
+"""Two server processes on one PostgreSQL database both play bots (SPEC §13): each bot
+move is played exactly once.
+
+A first process (BOT_WORKERS=0) creates games of bots only; two more processes with a
+bot worker each and a 1 s safety sweep find them at start and drive every one of them at
+once, racing on every move: each move is played through `services.play.play` with the
+revision it was computed from and a key per game and revision, so the loser of a race
+finds the move played. Every game then has one action per revision, numbered without a
+gap, that the engine replays, and ends finished.
+
+PostgreSQL only (CQ_TEST_DATABASE_URL, as tests/api/test_two_processes.py).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from corridorquest.engine import GameState, Seat
+from tests.support.games import get_game, history
+from tests.support.server import (
+    RunningServer,
+    free_port,
+    running_server,
+    server_env,
+    start_process,
+    stop,
+    wait_until_up,
+)
+from tests.support.users import auth, insert_user
+
+pytestmark = [
+    pytest.mark.skipif(
+        not os.environ.get("CQ_TEST_DATABASE_URL"),
+        reason="several server processes share PostgreSQL only (set CQ_TEST_DATABASE_URL)",
+    ),
+    pytest.mark.slow,  # three server processes, about 15 s
+]
+
+GAMES = 3
+SIZE = 7  # games long enough (a second or so) for both processes to play in them
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[RunningServer]:
+    with running_server(tmp_path / "first", bot_workers=0) as running:
+        yield running
+
+
+def test_two_processes_play_each_bot_move_exactly_once(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    ann = insert_user(server.database_url, "ann")
+    with httpx.Client(base_url=server.api, timeout=10.0) as http:
+        ids = []
+        started_at: dict[int, int] = {}  # game id -> its revision once started
+        for _ in range(GAMES):
+            made = http.post(
+                "/games",
+                json={"players": 4, "size": SIZE, "bots": [1, 2, 3, 4], "join": False},
+                headers=auth(ann),
+            )
+            assert made.status_code == 201, made.text
+            assert made.json()["status"] == "started"
+            ids.append(made.json()["id"])
+            started_at[made.json()["id"]] = made.json()["revision"]
+        processes = []
+        try:
+            started = []
+            for name in ("second", "third"):  # started together: they race from the start
+                where = tmp_path / name
+                where.mkdir()
+                port = free_port()
+                env = server_env(where, server.database_url, port, bot_workers=1,
+                                 bot_safety_interval=1)
+                process, log_path = start_process(where, env)
+                processes.append(process)
+                started.append((f"http://127.0.0.1:{port}", process, log_path))
+            for base_url, process, log_path in started:
+                wait_until_up(base_url, process, log_path)
+            deadline = time.monotonic() + 60
+            for game_id in ids:
+                while get_game(http, ann, game_id)["status"] == "started":
+                    assert time.monotonic() < deadline, "the bots did not finish their games"
+                    time.sleep(0.1)
+        finally:
+            for process in processes:
+                stop(process)
+        for game_id in ids:
+            game = get_game(http, ann, game_id)
+            assert game["status"] == "finished", game
+            actions = history(http, ann, game_id)
+            assert [a["n"] for a in actions] == list(range(1, len(actions) + 1))
+            # one revision per action since the start: none played twice
+            assert game["revision"] == started_at[game_id] + len(actions)
+            first = Seat(actions[0]["seat"])
+            state = GameState.new(size=SIZE, players=4, first=first)
+            for action in actions:
+                assert state.turn is not None and action["seat"] == state.turn.value
+                state.play_notation(action["notation"], action["type"])
+            assert state.winner is not None
+            assert game["winner"] == next(
+                s["username"] for s in game["seats"] if s["seat"] == state.winner.value
+            )

@@ -1,0 +1,82 @@
+"""cq with the server's bots (SPEC §13): a person plays a 4-player game against three bots
+to the end, seats a bot in a waiting game, and bad seating is refused with the server's
+reason. Small boards and levels 1-3: each bot move takes milliseconds."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from click.testing import Result
+
+from tests.client.play_helpers import best_step, created_id, game_json
+
+Cq = Callable[..., Result]
+PLAYERS = ["ann", "ben"]
+INSERT_PLAYERS = True
+SERVER_SETTINGS = {"bot_workers": 1}
+
+
+@pytest.fixture
+def cq(players_cq: Cq) -> Cq:
+    return players_cq
+
+
+def wait_for_turn(cq: Cq, game_id: int, name: str, timeout: float = 20.0) -> dict[str, Any]:
+    """The game once it is `name`'s turn or over (the bots move meanwhile)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        game = game_json(cq, game_id, name)
+        if game["status"] != "started" or game["turn_username"] == name:
+            return game
+        assert time.monotonic() < deadline, f"the bots did not move: {game}"
+        time.sleep(0.05)
+
+
+def test_a_person_plays_a_four_player_game_with_three_bots_to_the_end(cq: Cq) -> None:
+    made = cq("game", "new", "-n", "4", "-b", "5", "--bot", "1", "--bot", "2", "--bot", "3",
+              profile="ann")
+    assert made.exit_code == 0, made.output
+    assert "bot-1 (level 1), bot-2 (level 2), bot-3 (level 3); it has started." in made.output
+    game_id = created_id(made)
+    mine = 0
+    for _ in range(200):
+        game = wait_for_turn(cq, game_id, "ann")
+        if game["status"] != "started":
+            break
+        kind, to = best_step(game)
+        moved = cq("game", kind, "-g", str(game_id), to, profile="ann")
+        assert moved.exit_code == 0, moved.output
+        mine += 1
+    assert game["status"] == "finished", game
+    assert mine >= 1
+    assert game["winner"] in ("ann", "bot-1", "bot-2", "bot-3")
+    assert set(game["scores"]) == {"ann", "bot-1", "bot-2", "bot-3"}
+    shown = cq("game", "show", "-g", str(game_id), profile="ann")
+    assert "bot, level 2" in shown.output
+    history = cq("game", "show", "-g", str(game_id), "--json", profile="ann")
+    assert history.exit_code == 0
+    listed = cq("game", "list", "-u", "me", profile="ann")
+    assert "bot-3 (bot 3)" in listed.output, listed.output
+
+
+def test_cq_game_bot_seats_a_bot_and_the_bot_plays(cq: Cq) -> None:
+    made = cq("game", "new", "-n", "2", "-b", "5", profile="ben")
+    game_id = created_id(made)
+    refused = cq("game", "bot", "-g", str(game_id), "2", profile="ann")
+    assert refused.exit_code != 0
+    assert f"only the creator of game {game_id} may seat a bot in it" in refused.output
+    bad = cq("game", "bot", "-g", str(game_id), "7", profile="ben")
+    assert bad.exit_code == 2 and "7" in bad.output
+    seated = cq("game", "bot", "-g", str(game_id), "2", profile="ben")
+    assert seated.exit_code == 0, seated.output
+    assert f"Seated the bot of level 2 in game {game_id}; it has started" in seated.output
+    game = wait_for_turn(cq, game_id, "ben")
+    assert game["status"] == "started" and game["turn_username"] == "ben"
+    if game["last_actions"]:  # the bot moved first: its move is in the game
+        assert game["last_actions"][-1]["username"] == "bot-2"
+    again = cq("game", "bot", "-g", str(game_id), "3", profile="ben")
+    assert again.exit_code != 0
+    assert f"game {game_id} has already started" in again.output
