@@ -18,6 +18,8 @@ from tests.client.play_helpers import created_id, play_to_the_end
 from tests.support.rated_games import in_store
 from tests.support.server import RunningServer
 
+pytestmark = pytest.mark.backend_neutral  # cq's output; ratings on both: tests/api
+
 Cq = Callable[..., Result]
 PLAYERS = ["rina", "rolf"]
 

@@ -14,6 +14,8 @@ from corridorquest.records import parse_records, record_from_json, replay
 from tests.client.conftest import runner_in
 from tests.client.play_helpers import created_id, game_json, play_to_the_end
 
+pytestmark = pytest.mark.backend_neutral  # cq's output; export on both: tests/api
+
 Cq = Callable[..., Result]
 PLAYERS = ["exann", "exben", "excat"]
 INSERT_PLAYERS = True

@@ -22,6 +22,8 @@ from tests.client.terminal import Terminal, shell_env
 from tests.support.server import RunningServer, running_server
 from tests.support.users import DEFAULT_PASSWORD, insert_users
 
+pytestmark = pytest.mark.backend_neutral  # mDNS on loopback, not the database
+
 TAG = secrets.token_hex(3)  # names no other test's server carries
 ANNOUNCED = {"alpha": "on", "beta": "on", "gamma": "off", "delta": "auto"}
 

@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import httpx
+import pytest
 from sanic.http import Http
 from sanic.server.protocols.http_protocol import HttpProtocol
 
@@ -25,6 +26,8 @@ from tests.support.games import play, started_game
 from tests.support.server import running_server
 from tests.support.sse import EventReader
 from tests.support.users import insert_user
+
+pytestmark = pytest.mark.backend_neutral  # stream transport: Sanic's connection state
 
 
 def test_sanic_times_a_response_out_from_the_protocol_attribute_we_move() -> None:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.support.games import play, started_game
 from tests.support.server import RunningServer, running_server

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.support.games import get_game, started_game
 from tests.support.server import RunningServer, running_server
