@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from corridorquest.events import StallReminder
+from corridorquest.events import Event, StallReminder
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.games import cancel_game
-from corridorquest.services.outbound import keep_events
-from corridorquest.services.unit_of_work import GameWrite, system_write_game
+from corridorquest.services.unit_of_work import GameWrite, run_system_write, system_write_game
 from corridorquest.services.user_refs import ref
 from corridorquest.store.models import Game, utcnow
 
@@ -199,16 +198,14 @@ async def send_reminders(ctx: ServiceContext) -> int:
     settings = ctx.settings
     after, interval = settings.stall_remind_after, settings.stall_remind_interval
 
-    def remind() -> list[StallReminder]:
+    def remind(events: list[Event]) -> list[StallReminder]:
         reminders = remind_due(after, interval, settings.stall_timeout)
-        keep_events(ctx, reminders)
+        events.extend(reminders)
         return reminders
 
     total = 0
     while True:
-        reminders = await ctx.store.transaction(remind)
-        for reminder in reminders:
-            ctx.bus.publish(reminder)
+        reminders = await run_system_write(ctx, remind)
         total += len(reminders)
         if len(reminders) < BATCH:
             return total

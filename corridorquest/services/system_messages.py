@@ -170,13 +170,27 @@ def describe(event: GameEvent, game: Game) -> list[Line]:
     return []
 
 
+# The events `describe` writes messages for (others: trading and messages write their own).
+_DESCRIBED = (
+    ActionPlayed,
+    GameCreated,
+    PlayersInvited,
+    PlayerJoined,
+    PlayerLeft,
+    GameChanged,
+    GameStarted,
+    GameFinished,
+    GameCancelled,
+)
+
+
 def record_events(events: Sequence[Event], loaded: Any = None) -> None:
     """Write the system messages of a write's events (inside its transaction); `loaded`:
     the game the write loaded and changed (a `LoadedGame`), if it did."""
     games: dict[int, Game] = {}
     for event in events:
-        if not isinstance(event, GameEvent):
-            continue
+        if not isinstance(event, _DESCRIBED):
+            continue  # `describe` has no message for it: no need to find its game
         game = games.get(event.game_id)
         if game is None and loaded is not None:
             written = loaded.game

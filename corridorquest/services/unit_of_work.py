@@ -238,9 +238,9 @@ async def run_write(
 async def run_system_write(
     ctx: ServiceContext, write: Callable[[list[Event]], T]
 ) -> T:
-    """A write the server makes on its own that does not start from one game (an
-    account deleted): one transaction with its system messages and outbox, the events
-    published after the commit; no idempotency key (it is idempotent itself)."""
+    """A write without an idempotency key that does not start from one game (an account
+    deleted or renamed, reminders, a broadcast): one transaction with the system
+    messages of its events and the outbox, the events published after the commit."""
     events: list[Event] = []
 
     def transaction() -> T:
