@@ -102,11 +102,11 @@ class GameWrite:
     def committed(self) -> last_commit.Committed | None:
         """What to remember once the write has committed (None: the revision did not
         move, so the write changed nothing of the game that is remembered)."""
-        if self.loaded.game.revision == self.loaded_revision:
+        loaded = self.loaded
+        if loaded.game.revision == self.loaded_revision:
             return None
         return last_commit.Committed(
-            self.loaded.game, self.loaded.players, self.loaded_revision, self._since,
-            self._shown,
+            loaded.game, loaded.players, self.loaded_revision, self._since, self._shown
         )
 
 

@@ -35,8 +35,7 @@ loads and reads through here. Use cases never import this package.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from corridorquest.engine import GameState
 from corridorquest.services.last_commit import games, positions, views
@@ -68,8 +67,7 @@ class RevisionNotMoved(AssertionError):
     """A write asked to remember a game whose revision it did not move on."""
 
 
-@dataclass(frozen=True)
-class Shown:
+class Shown(NamedTuple):
     """What a write's answer showed of the game (its game view's parts)."""
 
     actions: Sequence[ActionRow]  # the last actions, oldest first
@@ -78,8 +76,7 @@ class Shown:
     board: Any  # the answer's `game_views.Board`, or None
 
 
-@dataclass(frozen=True)
-class Committed:
+class Committed(NamedTuple):
     """A committed write of one game: the instances it left (the write is done with
     them), the revision it loaded the game at, the `token` taken when it began, and
     what its answer showed (None: nothing to remember of its view)."""
@@ -111,9 +108,8 @@ def read(game_id: int) -> Found | None:
     return game, players, positions.parse(game.state, copy=False) if game.state else None
 
 
-def encode(state: GameState) -> str:
-    """The JSON text to store for `state` (its parsed position is kept for the next load)."""
-    return positions.encode(state)
+# The JSON text to store for a position (the parsed position is kept for the next load).
+encode = positions.encode
 
 
 def extras(game: Game) -> GameExtras | None:
@@ -121,9 +117,8 @@ def extras(game: Game) -> GameExtras | None:
     return views.get(game.id, game.seed, game.revision)
 
 
-def token(game_id: int) -> int:
-    """Take when a write begins; give it to `remember` in its `Committed`."""
-    return views.token(game_id)
+# Take `token(game_id)` when a write begins; give it to `remember` in its `Committed`.
+token = views.token
 
 
 def keep_in_transaction(game_id: int, loaded: Any) -> None:
@@ -144,16 +139,17 @@ def remember(committed: Committed) -> None:
     """Keep what a committed write left; raises `RevisionNotMoved` if it did not move the
     game's revision on (see THE REVISION RULE above)."""
     game = committed.game
-    if game.revision <= committed.loaded_revision:
+    revision = game.revision
+    if revision <= committed.loaded_revision:
         raise RevisionNotMoved(
             f"game {game.id}: a write that loaded revision {committed.loaded_revision} "
-            f"asked to remember revision {game.revision}; a write that changes a game "
+            f"asked to remember revision {revision}; a write that changes a game "
             "must move its revision on (or `forget` it)"
         )
     shown = committed.shown
     if shown is not None:
         views.remember(
-            game.id, game.seed, game.revision, shown.actions, shown.offers,
+            game.id, game.seed, revision, shown.actions, shown.offers,
             committed.since, made=shown.made, board=shown.board,
         )
     games.remember(game, committed.players)
