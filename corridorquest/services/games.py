@@ -38,9 +38,16 @@ from corridorquest.services.game_access import (
     require_status,
 )
 
-__all__ = ["GameOptions", "WriteResult"]  # WriteResult: the unit of work's, for the API
+# WriteResult, run_write, run_system_write: the unit of work's, still importable from here
+__all__ = ["GameOptions", "WriteResult", "run_system_write", "run_write"]
 from corridorquest.services.game_views import game_view
-from corridorquest.services.unit_of_work import GameWrite, WriteResult, run_write, write_game
+from corridorquest.services.unit_of_work import (
+    GameWrite,
+    WriteResult,
+    run_system_write,
+    run_write,
+    write_game,
+)
 from corridorquest.services.user_refs import ref
 from corridorquest.store import transaction_lock
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
