@@ -423,3 +423,49 @@ def test_only_the_serve_command_imports_the_composition() -> None:
         and module != "corridorquest.server_cli"
     ]
     assert not problems, "\n".join(problems)
+
+
+# --- use cases read as rules (issue 26) ---------------------------------------------------
+
+# The services that implement rules. They receive the loaded game from the unit of work
+# (services/unit_of_work.py) and return their answer and events.
+USE_CASE_MODULES = (
+    "corridorquest.services.play",
+    "corridorquest.services.trading",
+    "corridorquest.services.markers",
+    "corridorquest.services.stalls",
+    "corridorquest.services.games",
+    "corridorquest.services.admin_games",
+)
+# What this process remembers of its games, and the fast paths under it: only the unit
+# of work, game_access (loading) and the views may use them.
+CACHE_MODULES = (
+    "corridorquest.services.last_commit",
+    "corridorquest.services.state_cache",
+    "corridorquest.services.game_cache",
+    "corridorquest.services.view_cache",
+    "corridorquest.store.fast",
+    "corridorquest.store.transaction_memo",
+)
+
+
+def test_use_cases_import_no_cache_module() -> None:
+    graph = import_graph()
+    for module in USE_CASE_MODULES:
+        assert module in graph, f"{module} is gone: update USE_CASE_MODULES"
+    problems = broken(list(USE_CASE_MODULES), list(CACHE_MODULES))
+    assert not problems, "\n".join(problems)
+
+
+def test_no_service_passes_an_http_route_as_a_scope() -> None:
+    """Services name use cases ("play game 12"), never routes ("POST /games/12/actions"):
+    a route string is the API's business."""
+    import re
+
+    route = re.compile(r"""["'](GET|POST|PUT|PATCH|DELETE) /""")
+    problems = []
+    for path in sorted((ROOT / "corridorquest" / "services").rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if route.search(line):
+                problems.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not problems, "\n".join(problems)

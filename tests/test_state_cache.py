@@ -1,4 +1,4 @@
-"""services.state_cache: a cached position is exactly the parsed one, and never shared."""
+"""services.last_commit.positions: a cached position is exactly the parsed one, never shared."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import pytest
 
 from corridorquest.engine import GameState, Seat
-from corridorquest.services import state_cache
+from corridorquest.services.last_commit import positions as state_cache
 
 
 def _position() -> GameState:

@@ -1,4 +1,4 @@
-"""services.view_cache: an entry answers for its exact game, seed and revision only."""
+"""services.last_commit.views: an entry answers for its exact game, seed and revision only."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import datetime
 
 import pytest
 
-from corridorquest.services import view_cache
+from corridorquest.services.last_commit import views as view_cache
 from corridorquest.store.game_rows import ActionRow
 
 ROW = ActionRow(1, "north", 7, "move", "e8", datetime(2026, 1, 1, 12, 0, 0))

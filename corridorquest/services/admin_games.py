@@ -1,7 +1,7 @@
 """What system administrators do to games: list and show every game (private ones too),
 cancel one, remove a player.
 
-The writes go through `games.run_system_write`, as the server's own writes do: one
+The writes go through `unit_of_work.system_write_game`, as the server's own writes do: one
 transaction with the game's revision moved on, its system messages and its events (the
 notifications follow as for any write), and the audit row (`admin_audit.record`).
 
@@ -22,8 +22,9 @@ from corridorquest.services.errors import NotFound, Unprocessable
 from corridorquest.services.game_access import LoadedGame, load_game, require_status
 from corridorquest.services.game_list import GameFilter, list_games
 from corridorquest.services.game_views import game_view
-from corridorquest.services.games import cancel_game, run_system_write
+from corridorquest.services.games import cancel_game
 from corridorquest.services.sessions import find_user
+from corridorquest.services.unit_of_work import GameWrite, system_write_game
 from corridorquest.services.user_refs import literal
 
 CANCELLED = "an administrator cancelled the game"
@@ -81,15 +82,15 @@ async def cancel(ctx: ServiceContext, current: CurrentUser, game_id: int) -> dic
     """Cancel a waiting or started game; the players read that an administrator did."""
     require_admin(current, "cancel games")
 
-    def write(events: list[Event]) -> dict[str, Any]:
-        loaded = load_game(game_id, lock=True)
+    def cancel_it(work: GameWrite) -> dict[str, Any]:
+        loaded = work.loaded
         require_status(loaded, "waiting", "started")
         was = loaded.game.status
-        cancel_in_transaction(loaded, current, CANCELLED, events)
+        cancel_in_transaction(loaded, current, CANCELLED, work.events)
         record(current, "game.cancel", f"game {game_id}", f"was {was}")
         return admin_view(loaded, current)
 
-    return await run_system_write(ctx, write)
+    return await system_write_game(ctx, game_id, cancel_it)
 
 
 async def remove_player(
@@ -98,8 +99,8 @@ async def remove_player(
     """Remove `username` from a waiting (seat freed) or started (game cancelled) game."""
     require_admin(current, "remove players")
 
-    def write(events: list[Event]) -> dict[str, Any]:
-        loaded = load_game(game_id, lock=True)
+    def remove(work: GameWrite) -> dict[str, Any]:
+        loaded = work.loaded
         user = find_user(username)
         if user is None:
             raise NotFound("user_not_found", f"no user {username!r}")
@@ -109,8 +110,8 @@ async def remove_player(
             )
         require_status(loaded, "waiting", "started")
         reason = f"an administrator removed {literal(user.username)}"
-        outcome = remove_in_transaction(loaded, current, user.id, reason, events)
+        outcome = remove_in_transaction(loaded, current, user.id, reason, work.events)
         record(current, "player.remove", f"game {game_id}", f"{user.username}: {outcome}")
         return {"outcome": outcome, "game": admin_view(loaded, current)}
 
-    return await run_system_write(ctx, write)
+    return await system_write_game(ctx, game_id, remove)

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
-from corridorquest.events import AdminBroadcast
+from corridorquest.events import AdminBroadcast, Event
 from corridorquest.security.policy import has_control_characters
 from corridorquest.services.admin_audit import record, require_admin
 from corridorquest.services.auth import CurrentUser
@@ -24,9 +24,9 @@ from corridorquest.services.messages import (
     checked_text,
     message_limit,
 )
-from corridorquest.services.outbound import keep_events
 from corridorquest.services.server import get_value
 from corridorquest.services.system_messages import add_system
+from corridorquest.services.unit_of_work import run_system_write
 from corridorquest.services.user_refs import literal
 from corridorquest.settings import Settings
 from corridorquest.store import outbox
@@ -92,7 +92,7 @@ async def broadcast(ctx: ServiceContext, current: CurrentUser, text: str) -> dic
     require_admin(current, "broadcast")
     text = checked_text(text)
 
-    def write() -> list[int]:
+    def write(events: list[Event]) -> list[int]:
         ids = [
             game.id
             for game in Game.select(Game.id)
@@ -101,12 +101,11 @@ async def broadcast(ctx: ServiceContext, current: CurrentUser, text: str) -> dic
         ]
         for game_id in ids:
             add_system(game_id, ADMIN_PREFIX + literal(text))
-        keep_events(ctx, [AdminBroadcast(game_ids=tuple(ids), text=text)])
+        events.append(AdminBroadcast(game_ids=tuple(ids), text=text))
         record(current, "server.broadcast", "server", f"{text} (to {len(ids)} games)")
         return ids
 
-    game_ids = await ctx.store.transaction(write)
-    ctx.bus.publish(AdminBroadcast(game_ids=tuple(game_ids), text=text))
+    game_ids = await run_system_write(ctx, write)
     return {"games": game_ids, "text": ADMIN_PREFIX + text}
 
 

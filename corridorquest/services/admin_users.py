@@ -28,9 +28,9 @@ from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import BadRequest, Conflict, NotFound
 from corridorquest.services.game_access import load_game
-from corridorquest.services.games import run_system_write
 from corridorquest.services.session_ends import announce, end_sessions
 from corridorquest.services.sessions import find_user
+from corridorquest.services.unit_of_work import run_system_write
 from corridorquest.services.user_refs import literal
 from corridorquest.services.users import iso, public_view
 from corridorquest.store import transaction_lock

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from corridorquest.events import Event, PlayerJoined, PlayerLeft
+from corridorquest.events import PlayerJoined, PlayerLeft
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.bot_users import bot_by_level, check_level
 from corridorquest.services.context import ServiceContext
@@ -22,7 +22,6 @@ from corridorquest.services.errors import Conflict, Forbidden, Unprocessable
 from corridorquest.services.game_access import (
     check_revision,
     load_game,
-    load_visible,
     require_status,
 )
 from corridorquest.services.game_views import game_view
@@ -30,9 +29,9 @@ from corridorquest.services.games import (
     GameOptions,
     WriteResult,
     create_game,
-    run_write,
     start_game,
 )
+from corridorquest.services.unit_of_work import GameWrite, write_game
 from corridorquest.store.models import GamePlayer, utcnow
 
 
@@ -47,8 +46,8 @@ async def seat_bot(
     """Seat the bot of `level` in the waiting game `game_id` (its admin only)."""
     level = check_level(level)
 
-    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
-        loaded = load_visible(game_id, user, lock=True)
+    def seat(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         game = loaded.game
         if game.admin_id != user.id:
             raise Forbidden(
@@ -71,13 +70,13 @@ async def seat_bot(
         GamePlayer.create(game=game.id, user=bot.id, join_order=order)
         loaded.players = load_game(game.id).players
         game.revision += 1
-        events.append(PlayerJoined(game_id=game.id, revision=game.revision, user_id=bot.id))
+        work.emit(PlayerJoined(game_id=game.id, revision=game.revision, user_id=bot.id))
         if len(loaded.players) == game.players:
-            events.append(start_game(loaded, utcnow()))
+            work.emit(start_game(loaded, utcnow()))
         game.save()
         return 201, game_view(loaded, user.id)
 
-    return await run_write(ctx, user, key, f"POST /games/{game_id}/bots", write)
+    return await write_game(ctx, user, key, "seat bot", game_id, seat)
 
 
 def check_bot_levels(
@@ -114,8 +113,8 @@ async def leave_to_bots(
     """The creator of a waiting game gives up its own seat before bots fill the game (a
     game of bots only); it stays the game's admin (it may cancel it)."""
 
-    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
-        loaded = load_visible(game_id, user, lock=True)
+    def leave(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         game = loaded.game
         if game.admin_id != user.id:
             raise Forbidden("not_game_admin", f"only the creator of game {game_id} may do that")
@@ -125,11 +124,11 @@ async def leave_to_bots(
             player.delete_instance()
             loaded.players = load_game(game.id).players
             game.revision += 1
-            events.append(PlayerLeft(game_id=game.id, revision=game.revision, user_id=user.id))
+            work.emit(PlayerLeft(game_id=game.id, revision=game.revision, user_id=user.id))
             game.save()
         return 200, game_view(loaded, user.id)
 
-    return await run_write(ctx, user, key, f"DELETE /games/{game_id}/players/me", write)
+    return await write_game(ctx, user, key, "leave to bots", game_id, leave)
 
 
 def _bot_key(key: str, index: int) -> str:

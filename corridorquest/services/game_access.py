@@ -9,12 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from corridorquest.engine import GameState, Seat
-from corridorquest.services import game_cache, state_cache
+from corridorquest.services import last_commit
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import Conflict, Forbidden, NotFound
-from corridorquest.store import transaction_memo
-from corridorquest.store.game_rows import game_with_players
-from corridorquest.store.models import Game, GamePlayer, User
+from corridorquest.store import fast
+from corridorquest.store.models import Game, GameAction, GamePlayer, User
 
 STATUSES = ("waiting", "started", "finished", "cancelled")
 
@@ -53,7 +52,23 @@ class LoadedGame:
 
     def save_state(self) -> None:
         if self.state is not None:
-            self.game.state = state_cache.encode(self.state)
+            self.game.state = last_commit.encode(self.state)
+
+    def save_game(self, *fields: str) -> None:
+        """Write the named fields of the game row (all of them when none is named)."""
+        if fields:
+            fast.update(self.game, *fields)
+        else:
+            fast.save(self.game)
+
+    @staticmethod
+    def save_player(player: GamePlayer, *fields: str) -> None:
+        """Write the named fields of one of the game's player rows."""
+        fast.update(player, *fields)
+
+    def add_action(self, **values: object) -> None:
+        """Store one action of the game (`GameAction` fields by name, without `game`)."""
+        fast.insert(GameAction, game=self.game.id, **values)
 
 
 def not_found(game_id: int) -> NotFound:
@@ -65,27 +80,23 @@ def not_found(game_id: int) -> NotFound:
 
 def load_game(game_id: int, *, lock: bool = False) -> LoadedGame:
     """The game with its players; 404 game_not_found. `lock`: row lock for a write."""
-    found = game_cache.load(game_id) or game_with_players(game_id, lock=lock)
+    found = last_commit.load(game_id, lock=lock)
     if found is None:
         raise not_found(game_id)
-    game, players = found
-    state = state_cache.parse(game.state) if game.state else None
-    loaded = LoadedGame(game=game, players=players, state=state)
-    transaction_memo()[("game", game_id)] = loaded
+    loaded = LoadedGame(*found)
+    last_commit.keep_in_transaction(game_id, loaded)
     return loaded
 
 
 def read_game(game_id: int) -> LoadedGame:
     """As `load_game`, for a reader that changes nothing of what it is given: a live
     stream's look, once per change of every watched game. Its game, players and position
-    may be the ones this process remembers (game_cache.read, state_cache.parse without a
-    copy), shared with every other such reader; 404 game_not_found."""
-    found = game_cache.read(game_id) or game_with_players(game_id)
+    may be the ones this process remembers (`last_commit.read`: no copies), shared with
+    every other such reader; 404 game_not_found."""
+    found = last_commit.read(game_id)
     if found is None:
         raise not_found(game_id)
-    game, players = found
-    state = state_cache.parse(game.state, copy=False) if game.state else None
-    return LoadedGame(game=game, players=players, state=state)
+    return LoadedGame(*found)
 
 
 def loaded_in_transaction(game_id: int, revision: int) -> LoadedGame | None:
@@ -95,10 +106,8 @@ def loaded_in_transaction(game_id: int, revision: int) -> LoadedGame | None:
     the game again: a write changes the loaded game and saves it, so the loaded game at
     the revision the write reached is the row as written. Otherwise None: read it.
     """
-    loaded = transaction_memo().get(("game", game_id))
-    if isinstance(loaded, LoadedGame) and loaded.game.revision == revision:
-        return loaded
-    return None
+    loaded = last_commit.in_transaction(game_id, revision)
+    return loaded if isinstance(loaded, LoadedGame) else None
 
 
 def can_see(loaded: LoadedGame, user: CurrentUser, invitation_code: str | None = None) -> bool:

@@ -217,8 +217,8 @@ def _pawns_view(state: GameState | None) -> dict[str, str]:
 class Board(NamedTuple):
     """What a game view showed at one revision to the viewers of one `board_key`
     (services.visibility): the whole view with the viewer's own fields left None, and the
-    usernames it was made with (a rename moves no revision on). `play` keeps the one of
-    its answer (view_cache, once the move has committed): the live streams' look at the
+    usernames it was made with (a rename moves no revision on). the unit of work keeps the one of
+    its answer (last_commit, once the move has committed): the live streams' look at the
     same revision then shows the spectators the board the mover's answer worked out."""
 
     key: tuple[Any, ...]

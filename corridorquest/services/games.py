@@ -2,17 +2,17 @@
 
 Every write runs its read-validate-write in ONE transaction (the game row locked on
 PostgreSQL), bumps the game's revision by one, may carry a base revision (stale: 409
-`stale_revision` with the current game) and an idempotency key, and publishes its
-events after the commit. Play itself lives in `play.py`.
+`stale_revision` with the current game) and an idempotency key, and its events are
+published after the commit: all of that is the unit of work's (`unit_of_work`), the
+functions here state the rules. Play itself lives in `play.py`.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 from corridorquest.engine import PLAYER_COUNTS, SIZES, GameState, assign_seats
 from corridorquest.events import (
@@ -25,7 +25,7 @@ from corridorquest.events import (
     PlayerLeft,
     PlayersInvited,
 )
-from corridorquest.services import idempotency, invitations, system_messages
+from corridorquest.services import invitations
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -37,15 +37,23 @@ from corridorquest.services.game_access import (
     require_player,
     require_status,
 )
+
+# WriteResult, run_write, run_system_write: the unit of work's, still importable from here
+__all__ = ["GameOptions", "WriteResult", "run_system_write", "run_write"]
 from corridorquest.services.game_views import game_view
-from corridorquest.services.outbound import keep_events
+from corridorquest.services.unit_of_work import (
+    GameWrite,
+    WriteResult,
+    run_system_write,
+    run_write,
+    write_game,
+)
 from corridorquest.services.user_refs import ref
-from corridorquest.store import IntegrityError, transaction_lock
+from corridorquest.store import transaction_lock
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
 
 MAX_INVITEES = 16
 PURGE_BATCH = 20  # cancelled games deleted per transaction (each with all its rows)
-WriteAnswer = TypeVar("WriteAnswer")
 
 
 @dataclass
@@ -59,13 +67,6 @@ class GameOptions:
     private: bool | None = None
     invite: bool = False
     invitees: list[str] = field(default_factory=list)
-
-
-@dataclass
-class WriteResult:
-    status: int
-    body: dict[str, Any]
-    events: list[Event] = field(default_factory=list)
 
 
 # --- helpers used inside transactions ---------------------------------------------------
@@ -151,58 +152,6 @@ def _reload_players(loaded: LoadedGame) -> None:
     loaded.players = fresh.players
 
 
-async def run_write(
-    ctx: ServiceContext,
-    user: CurrentUser,
-    key: str | None,
-    scope: str,
-    write: Callable[[list[Event]], tuple[int, dict[str, Any]]],
-) -> WriteResult:
-    """Run `write` in one transaction behind the idempotency key; publish its events after."""
-    key = idempotency.check_key(key)
-    events: list[Event] = []
-
-    def transaction() -> tuple[int, Any]:
-        events.clear()
-        answer = idempotency.once(user.id, key, scope, lambda: write(events))
-        system_messages.record_events(events)  # SPEC §8, in the same transaction
-        keep_events(ctx, events)  # for the notifications, in the same transaction
-        return answer
-
-    try:
-        status, body = await ctx.store.transaction(transaction)
-    except IntegrityError:
-        if key is None:
-            raise
-        # A concurrent request with the same key committed first (PostgreSQL): the
-        # retry finds its stored answer.
-        status, body = await ctx.store.transaction(transaction)
-    for event in events:
-        ctx.bus.publish(event)
-    return WriteResult(status, body, list(events))
-
-
-async def run_system_write(
-    ctx: ServiceContext, write: Callable[[list[Event]], WriteAnswer]
-) -> WriteAnswer:
-    """A write the server makes on its own (the scheduler: a stalled player removed), the
-    way `run_write` makes a user's: one transaction with its system messages, the events
-    published after the commit; no idempotency key (it is idempotent itself)."""
-    events: list[Event] = []
-
-    def transaction() -> WriteAnswer:
-        events.clear()
-        answer = write(events)
-        system_messages.record_events(events)
-        keep_events(ctx, events)
-        return answer
-
-    answer = await ctx.store.transaction(transaction)
-    for event in events:
-        ctx.bus.publish(event)
-    return answer
-
-
 def purge_cancelled(retention_seconds: int, limit: int = PURGE_BATCH) -> int:
     """Delete up to `limit` games cancelled longer than `retention_seconds` ago, with their
     players, actions, markers, offers and messages (foreign keys cascade); inside a
@@ -268,7 +217,7 @@ async def create_game(
             events.append(_invite_event(game, user, invitees))
         return 201, game_view(loaded, user.id, [])
 
-    return await run_write(ctx, user, key, "POST /games", write)
+    return await run_write(ctx, user, key, "create a game", write)
 
 
 async def show_game(
@@ -288,8 +237,8 @@ async def join_game(
     base_revision: int | None = None,
     key: str | None = None,
 ) -> WriteResult:
-    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
-        loaded = load_visible(game_id, user, invitation_code, lock=True)
+    def join(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         game = loaded.game
         check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
         if loaded.is_player(user.id):
@@ -305,13 +254,15 @@ async def join_game(
         GamePlayer.create(game=game.id, user=user.id, join_order=order)
         _reload_players(loaded)
         game.revision += 1
-        events.append(PlayerJoined(game_id=game.id, revision=game.revision, user_id=user.id))
+        work.emit(PlayerJoined(game_id=game.id, revision=game.revision, user_id=user.id))
         if len(loaded.players) == game.players:
-            events.append(start_game(loaded, utcnow()))
+            work.emit(start_game(loaded, utcnow()))
         game.save()
         return 201, game_view(loaded, user.id)
 
-    return await run_write(ctx, user, key, f"POST /games/{game_id}/players", write)
+    return await write_game(
+        ctx, user, key, "join", game_id, join, invitation_code=invitation_code
+    )
 
 
 async def change_game(
@@ -324,8 +275,8 @@ async def change_game(
 ) -> WriteResult:
     check_variant_values(options.players, options.size)
 
-    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
-        loaded = load_visible(game_id, user, lock=True)
+    def change(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         game = loaded.game
         if game.admin_id != user.id:
             raise Forbidden("not_game_admin", f"only the game admin may change game {game_id}")
@@ -356,15 +307,15 @@ async def change_game(
         if not changed and not invitees:
             return 200, game_view(loaded, user.id)
         game.revision += 1
-        events.append(GameChanged(game_id=game.id, revision=game.revision, changed=tuple(changed)))
+        work.emit(GameChanged(game_id=game.id, revision=game.revision, changed=tuple(changed)))
         if invitees:
-            events.append(_invite_event(game, user, invitees))
+            work.emit(_invite_event(game, user, invitees))
         if waiting == game.players:
-            events.append(start_game(loaded, utcnow()))
+            work.emit(start_game(loaded, utcnow()))
         game.save()
         return 200, game_view(loaded, user.id)
 
-    return await run_write(ctx, user, key, f"PATCH /games/{game_id}", write)
+    return await write_game(ctx, user, key, "change", game_id, change)
 
 
 async def withdraw(
@@ -376,8 +327,8 @@ async def withdraw(
 ) -> WriteResult:
     """Leave a waiting game (the game admin leaving cancels it); cancel a started one."""
 
-    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
-        loaded = load_visible(game_id, user, lock=True)
+    def leave(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         game = loaded.game
         player = require_player(loaded, user)
         check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
@@ -386,13 +337,13 @@ async def withdraw(
         if game.status == "waiting" and game.admin_id != user.id:
             player.delete_instance()
             _reload_players(loaded)
-            events.append(PlayerLeft(game_id=game.id, revision=game.revision, user_id=user.id))
+            work.emit(PlayerLeft(game_id=game.id, revision=game.revision, user_id=user.id))
         else:
-            events.append(cancel_game(loaded, user, f"{ref(user.id)} withdrew"))
+            work.emit(cancel_game(loaded, user, f"{ref(user.id)} withdrew"))
         game.save()
         return 200, game_view(loaded, user.id)
 
-    return await run_write(ctx, user, key, f"DELETE /games/{game_id}/players/me", write)
+    return await write_game(ctx, user, key, "withdraw", game_id, leave)
 
 
 async def cancel(
@@ -404,16 +355,16 @@ async def cancel(
 ) -> WriteResult:
     """The game admin (or a system admin) cancels a waiting or started game."""
 
-    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
-        loaded = load_visible(game_id, user, lock=True)
+    def cancel_it(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         game = loaded.game
         if game.admin_id != user.id and not user.is_admin:
             raise Forbidden("not_game_admin", f"only the game admin may cancel game {game_id}")
         check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
         require_status(loaded, "waiting", "started")
         game.revision += 1
-        events.append(cancel_game(loaded, user, f"cancelled by {ref(user.id)}"))
+        work.emit(cancel_game(loaded, user, f"cancelled by {ref(user.id)}"))
         game.save()
         return 200, game_view(loaded, user.id)
 
-    return await run_write(ctx, user, key, f"DELETE /games/{game_id}", write)
+    return await write_game(ctx, user, key, "cancel", game_id, cancel_it)

@@ -25,7 +25,7 @@ MAX_KEY_LENGTH = 255
 RETENTION = timedelta(days=1)
 
 Answer = tuple[int, Any]  # (HTTP status, JSON body)
-_HASHED = " sha256:"  # in a stored scope: "POST /games/4/actions sha256:<hex>"
+_HASHED = " sha256:"  # in a stored scope: "play game 4 sha256:<hex>"
 
 
 class RequestKey(str):

@@ -33,7 +33,7 @@ from corridorquest.events import (
     MessagePosted,
     PlayersInvited,
 )
-from corridorquest.services import presence, view_cache
+from corridorquest.services import last_commit, presence
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound, Unprocessable
 from corridorquest.services.game_access import LoadedGame, can_see, read_game
@@ -91,12 +91,12 @@ def _actions_after(
     revision: int,
     viewer_id: int,
     shown: dict[str, Any],
-    known: view_cache.GameExtras | None,
+    known: last_commit.GameExtras | None,
 ) -> list[tuple[int, dict[str, Any]]]:
     """`(revision it made, history entry)` of each action after `revision`; `shown`: the
     reader's game view now, whose last actions are history entries as the reader sees
     them (the new ones are taken from there when they are among them); `known`: what
-    view_cache remembers of the game at its revision."""
+    `last_commit` remembers of the game at its revision."""
     game = loaded.game
     found: list[tuple[int | None, ActionRow]]
     if known is not None and known.made == game.revision == revision + 1:
@@ -120,7 +120,7 @@ def _actions_after(
 
 
 def _view(
-    loaded: LoadedGame, viewer_id: int, known: view_cache.GameExtras | None
+    loaded: LoadedGame, viewer_id: int, known: last_commit.GameExtras | None
 ) -> dict[str, Any]:
     """The game view, from what this process remembers of the game (`known`) where it can."""
     if known is None:
@@ -128,9 +128,8 @@ def _view(
     return game_view(loaded, viewer_id, known.actions, known.offers, known.board)
 
 
-def _known(loaded: LoadedGame) -> view_cache.GameExtras | None:
-    game = loaded.game
-    return view_cache.get(game.id, game.seed, game.revision)
+def _known(loaded: LoadedGame) -> last_commit.GameExtras | None:
+    return last_commit.extras(loaded.game)
 
 
 def catch_up(loaded: LoadedGame, viewer_id: int, cursor: Cursor, view: bool = False) -> CatchUp:

@@ -29,7 +29,7 @@ from corridorquest.services.game_access import (
     require_status,
 )
 from corridorquest.services.game_views import game_view, markers_of, visibility_for
-from corridorquest.services.outbound import keep_events
+from corridorquest.services.unit_of_work import GameWrite, write_game
 from corridorquest.services.visibility import covered_markers
 from corridorquest.store import IntegrityError
 from corridorquest.store.models import GameMarker
@@ -58,8 +58,8 @@ async def mark(
 ) -> dict[str, Any]:
     """Place a marker; answers with the game as the caller sees it."""
 
-    def write() -> dict[str, Any]:
-        loaded = load_visible(game_id, user, lock=True)
+    def place(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         seat, notation = _writable(loaded, user, text)
         state = loaded.state
         assert state is not None
@@ -81,15 +81,10 @@ async def mark(
             raise Conflict(
                 "already_marked", f"{notation}: you have already marked that edge"
             ) from None
-        changed.append(MarkersChanged(game_id, loaded.game.revision, user.id))
-        keep_events(ctx, changed)
-        return game_view(loaded, user.id)
+        work.emit(MarkersChanged(game_id, loaded.game.revision, user.id))
+        return 200, game_view(loaded, user.id)
 
-    changed: list[MarkersChanged] = []
-    view = await ctx.store.transaction(write)
-    for event in changed:
-        ctx.bus.publish(event)
-    return view
+    return (await write_game(ctx, user, None, "mark", game_id, place)).body
 
 
 async def unmark(
@@ -97,8 +92,8 @@ async def unmark(
 ) -> dict[str, Any]:
     """Remove one of the caller's markers; answers with the game as the caller sees it."""
 
-    def write() -> dict[str, Any]:
-        loaded = load_visible(game_id, user, lock=True)
+    def remove(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         _, notation = _writable(loaded, user, text)
         removed = (
             GameMarker.delete()
@@ -111,15 +106,10 @@ async def unmark(
         )
         if not removed:
             raise NotFound("marker_not_found", f"{notation}: you have no marker there")
-        changed.append(MarkersChanged(game_id, loaded.game.revision, user.id))
-        keep_events(ctx, changed)
-        return game_view(loaded, user.id)
+        work.emit(MarkersChanged(game_id, loaded.game.revision, user.id))
+        return 200, game_view(loaded, user.id)
 
-    changed: list[MarkersChanged] = []
-    view = await ctx.store.transaction(write)
-    for event in changed:
-        ctx.bus.publish(event)
-    return view
+    return (await write_game(ctx, user, None, "unmark", game_id, remove)).body
 
 
 async def list_markers(

@@ -29,17 +29,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from corridorquest.events import Event, MessagePosted
+from corridorquest.events import MessagePosted
 from corridorquest.security.policy import has_control_characters
-from corridorquest.services import idempotency
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, NotFound, Unprocessable
 from corridorquest.services.game_access import LoadedGame, load_visible, require_player
 from corridorquest.services.game_views import iso
-from corridorquest.services.outbound import keep_events
 from corridorquest.services.server import get_value
 from corridorquest.services.system_messages import PLAYER, SYSTEM
+from corridorquest.services.unit_of_work import GameWrite, write_game
 from corridorquest.services.user_refs import ids_in, render, usernames
 from corridorquest.store.game_rows import MessageRow, messages_after
 from corridorquest.store.models import GameMessage, MessageMute, User, utcnow
@@ -266,12 +265,9 @@ async def send_message(
 ) -> dict[str, Any]:
     """A player's broadcast (`to` None) or DM to another player of the game."""
     text = checked_text(text)
-    key = idempotency.check_key(key)
-    events: list[Event] = []
 
-    def write() -> tuple[int, dict[str, Any]]:
-        events.clear()
-        loaded = load_visible(game_id, user, lock=True)
+    def post(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         require_player(loaded, user)
         if loaded.game.status == "cancelled":
             raise Conflict("game_cancelled", f"game {game_id} is cancelled")
@@ -304,7 +300,7 @@ async def send_message(
             text=text,
             at=utcnow(),
         )
-        events.append(
+        work.emit(
             MessagePosted(
                 game_id=game_id,
                 revision=loaded.game.revision,
@@ -313,15 +309,10 @@ async def send_message(
                 recipient_id=row.recipient_id,
             )
         )
-        keep_events(ctx, events)
         names = _usernames(loaded, {user.id} | ({recipient.id} if recipient else set()))
         return 201, message_view(row, _number_of(row, user.id), names, user.id, False)
 
-    scope = f"POST /games/{game_id}/messages"
-    _, body = await ctx.store.transaction(lambda: idempotency.once(user.id, key, scope, write))
-    for event in events:
-        ctx.bus.publish(event)
-    return dict(body)
+    return dict((await write_game(ctx, user, key, "post a message", game_id, post)).body)
 
 
 async def set_mute(

@@ -22,6 +22,32 @@ def can_read(offer: WallOffer, viewer_id: int) -> bool:
     return _readable(offer.user_id, offer.partner_id, viewer_id)
 
 
+def open_offer_of(game_id: int, user_id: int) -> WallOffer | None:
+    """The user's open offer in the game, if it has one."""
+    found = fast.select(
+        WallOffer,
+        't."game_id" = ? AND t."user_id" = ? AND t."status" = ?',
+        (game_id, user_id, "open"),
+    )
+    return found[0] if found else None
+
+
+def latest_offer_of(game_id: int, user_id: int) -> WallOffer | None:
+    """The user's latest offer in the game (open or not), if it made one."""
+    latest = fast.select(
+        WallOffer,
+        't."game_id" = ? AND t."user_id" = ?',
+        (game_id, user_id),
+        'ORDER BY t."id" DESC LIMIT 1',
+    )
+    return latest[0] if latest else None
+
+
+def save_offer(offer: WallOffer, *fields: str) -> None:
+    """Write the named fields of an offer row."""
+    fast.update(offer, *fields)
+
+
 # What a view shows of an open offer, read as plain rows (this runs on every game view).
 _OFFER_FIELDS = tuple(
     WallOffer._meta.fields[name] for name in ("id", "user", "mode", "partner", "created_at")

@@ -18,8 +18,8 @@ from corridorquest.engine import (
     final_scores,
     format_action,
 )
-from corridorquest.events import ActionPlayed, Event, GameFinished
-from corridorquest.services import game_cache, markers, ratings, view_cache
+from corridorquest.events import ActionPlayed, GameFinished
+from corridorquest.services import markers, ratings
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Unprocessable
@@ -30,17 +30,9 @@ from corridorquest.services.game_access import (
     require_player,
     require_status,
 )
-from corridorquest.services.game_views import (
-    LAST_ACTIONS,
-    Board,
-    game_view,
-    history_view,
-    visibility_for,
-)
-from corridorquest.services.games import WriteResult, run_write
-from corridorquest.services.offer_views import open_offer_rows
-from corridorquest.store import fast
-from corridorquest.store.game_rows import ActionRow, recent_actions
+from corridorquest.services.game_views import game_view, history_view, visibility_for
+from corridorquest.services.unit_of_work import GameWrite, WriteResult, write_game
+from corridorquest.store.game_rows import ActionRow
 from corridorquest.store.models import GameAction, utcnow
 
 ACTION_TYPES = ("move", "jump", "wall")
@@ -56,7 +48,7 @@ def _finish(loaded: LoadedGame, now: Any) -> GameFinished:
     for player in loaded.players:
         if player.seat:
             player.score = scores[Seat(player.seat)]
-            fast.update(player, "score")
+            loaded.save_player(player, "score")
             by_user[player.user_id] = player.score
     winner = loaded.user_at(state.winner)
     assert winner is not None
@@ -71,6 +63,77 @@ def _finish(loaded: LoadedGame, now: Any) -> GameFinished:
     )
 
 
+def _play(
+    work: GameWrite, user: CurrentUser, kind: str, text: str, base_revision: int | None
+) -> tuple[int, dict[str, Any]]:
+    """The rule: the player to move plays `text`; the engine decides the rest."""
+    loaded = work.loaded
+    game = loaded.game
+    player = require_player(loaded, user)
+    check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
+    require_status(loaded, "started")
+    state = loaded.state
+    assert state is not None and state.turn is not None
+    if player.seat != state.turn.value:
+        waiting_for = loaded.user_at(state.turn)
+        raise Conflict(
+            "not_your_turn",
+            f"it is {waiting_for.username if waiting_for else state.turn.value}'s turn "
+            f"in game {game.id}",
+            turn_username=waiting_for.username if waiting_for else None,
+        )
+    seat = state.turn
+    try:
+        action = state.play_notation(text, kind)
+    except NotationError as error:
+        raise Unprocessable("invalid_notation", str(error)) from None
+    except IllegalActionError as error:
+        # a bump into an invisible wall says a wall is there, never which one
+        message = visibility_for(loaded, user.id).safe_message(str(error), state)
+        raise Unprocessable("illegal_action", message) from None
+    now = utcnow()
+    action_type = "wall" if isinstance(action, PlaceWall) else ("jump" if action.jump else "move")
+    notation = format_action(action)
+    game.revision += 1
+    loaded.add_action(
+        n=state.ply, seat=seat.value, user=user.id, type=action_type, notation=notation,
+        at=now, revision=game.revision,
+    )
+    if isinstance(action, PlaceWall) and game.invisible:
+        markers.remove_under_wall(game.id, user.id, action.wall, game.size)
+    loaded.save_state()
+    passed = [
+        passed_user.id
+        for ply, passed_seat in state.passes
+        if ply == state.ply and (passed_user := loaded.user_at(passed_seat)) is not None
+    ]
+    next_user = loaded.user_at(state.turn) if state.turn is not None else None
+    work.emit(
+        ActionPlayed(
+            game_id=game.id,
+            revision=game.revision,
+            n=state.ply,
+            user_id=user.id,
+            seat=seat.value,
+            type=action_type,
+            notation=notation,
+            passed_user_ids=tuple(passed),
+            next_user_id=next_user.id if next_user else None,
+        )
+    )
+    if state.is_finished:
+        work.emit(_finish(loaded, now))
+        loaded.save_game()
+    else:
+        assert next_user is not None
+        game.turn_user = next_user.id
+        game.turn_since = now
+        game.reminded_at = None
+        loaded.save_game("state", "revision", "turn_user", "turn_since", "reminded_at")
+    row = ActionRow(state.ply, seat.value, user.id, action_type, notation, now)
+    return 201, work.view_after_action(user.id, row)
+
+
 async def play(
     ctx: ServiceContext,
     user: CurrentUser,
@@ -83,111 +146,10 @@ async def play(
     """Play `text` (any notation) as a `kind` action ("move", "jump", "wall")."""
     if kind not in ACTION_TYPES:
         raise Unprocessable("invalid_notation", f"{kind}: the type is move, jump or wall")
-    # What the answer's view showed, for view_cache once the move has committed.
-    shown: list[tuple[int, int, int, list[ActionRow], Any, int, list[Board]]] = []
-    written: list[LoadedGame] = []  # the game as the move left it, for game_cache
-
-    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
-        shown.clear()
-        written.clear()
-        since = view_cache.token(game_id)
-        loaded = load_visible(game_id, user, lock=True)
-        game = loaded.game
-        known = view_cache.get(game.id, game.seed, game.revision)
-        player = require_player(loaded, user)
-        check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
-        require_status(loaded, "started")
-        state = loaded.state
-        assert state is not None and state.turn is not None
-        if player.seat != state.turn.value:
-            waiting_for = loaded.user_at(state.turn)
-            raise Conflict(
-                "not_your_turn",
-                f"it is {waiting_for.username if waiting_for else state.turn.value}'s turn "
-                f"in game {game_id}",
-                turn_username=waiting_for.username if waiting_for else None,
-            )
-        seat = state.turn
-        try:
-            action = state.play_notation(text, kind)
-        except NotationError as error:
-            raise Unprocessable("invalid_notation", str(error)) from None
-        except IllegalActionError as error:
-            # a bump into an invisible wall says a wall is there, never which one
-            message = visibility_for(loaded, user.id).safe_message(str(error), state)
-            raise Unprocessable("illegal_action", message) from None
-        now = utcnow()
-        action_type = (
-            "wall" if isinstance(action, PlaceWall) else ("jump" if action.jump else "move")
-        )
-        notation = format_action(action)
-        fast.insert(
-            GameAction,
-            game=game.id,
-            n=state.ply,
-            seat=seat.value,
-            user=user.id,
-            type=action_type,
-            notation=notation,
-            at=now,
-            revision=game.revision + 1,  # what the move makes it, below
-        )
-        if known is not None:  # the view at the last revision, and this action
-            row = ActionRow(state.ply, seat.value, user.id, action_type, notation, now)
-            last_actions = [*known.actions[1 - LAST_ACTIONS :], row]
-            offers: Any = known.offers  # a move opens and closes no offer
-        else:
-            last_actions = recent_actions(game.id, LAST_ACTIONS)
-            offers = open_offer_rows(game.id)
-        if isinstance(action, PlaceWall) and game.invisible:
-            markers.remove_under_wall(game.id, user.id, action.wall, game.size)
-        loaded.save_state()
-        game.revision += 1
-        passed: list[int] = []
-        for ply, passed_seat in state.passes:
-            passed_user = loaded.user_at(passed_seat) if ply == state.ply else None
-            if passed_user is not None:
-                passed.append(passed_user.id)
-        next_user = loaded.user_at(state.turn) if state.turn is not None else None
-        events.append(
-            ActionPlayed(
-                game_id=game.id,
-                revision=game.revision,
-                n=state.ply,
-                user_id=user.id,
-                seat=seat.value,
-                type=action_type,
-                notation=notation,
-                passed_user_ids=tuple(passed),
-                next_user_id=next_user.id if next_user else None,
-            )
-        )
-        if state.is_finished:
-            events.append(_finish(loaded, now))
-            fast.save(game)
-        else:
-            assert next_user is not None
-            game.turn_user = next_user.id
-            game.turn_since = now
-            game.reminded_at = None
-            fast.update(game, "state", "revision", "turn_user", "turn_since", "reminded_at")
-        boards: list[Board] = []
-        answer = game_view(loaded, user.id, last_actions, offers, keep=boards)
-        shown.append((game.id, game.seed, game.revision, last_actions, offers, since, boards))
-        written.append(loaded)
-        return 201, answer
-
-    result = await run_write(ctx, user, key, f"POST /games/{game_id}/actions", write)
-    if shown:  # committed: the next move of this game may build its view from it
-        game_id, seed, revision, last_actions, offers, since, boards = shown[-1]
-        view_cache.remember(
-            game_id, seed, revision, last_actions, offers, since,
-            made=revision,  # the last action is the move's
-            board=boards[0] if boards else None,
-        )
-    if written:  # ... and need not read the game with its players again
-        game_cache.remember(written[-1].game, written[-1].players)
-    return result
+    return await write_game(
+        ctx, user, key, "play", game_id,
+        lambda work: _play(work, user, kind, text, base_revision),
+    )
 
 
 async def history(

@@ -6,7 +6,7 @@ cancels the game like a withdrawal, with a system message saying why.
 The scheduler calls `sweep_stalls`; it knows nothing of games. The deadlines come from
 the database (each started game's `turn_since`), so a restart loses nothing and a late
 start catches up. Each removal is a write of its own, made like every other game write
-(`games.run_system_write`: one transaction, the revision moved on, system messages in the
+(`unit_of_work.system_write_game`: one transaction, the revision moved on, system messages in the
 same transaction, events published after the commit), and is idempotent: it removes the
 player only while the game is still started, it is still that player's turn, and the
 turn began at the moment the sweep saw. A move in between, or another sweep that came
@@ -20,10 +20,8 @@ from typing import Any
 
 from corridorquest.events import Event, StallReminder
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import NotFound
-from corridorquest.services.game_access import load_game
-from corridorquest.services.games import cancel_game, run_system_write
-from corridorquest.services.outbound import keep_events
+from corridorquest.services.games import cancel_game
+from corridorquest.services.unit_of_work import GameWrite, run_system_write, system_write_game
 from corridorquest.services.user_refs import ref
 from corridorquest.store.models import Game, User, utcnow
 
@@ -85,11 +83,8 @@ async def remove_stalled_player(
     started."""
     timeout = ctx.settings.stall_timeout
 
-    def write(events: list[Event]) -> bool:
-        try:
-            loaded = load_game(game_id, lock=True)
-        except NotFound:  # the game is gone (purged): nothing to do
-            return False
+    def remove(work: GameWrite) -> bool:
+        loaded = work.loaded
         game = loaded.game
         due = game.turn_since is not None and game.turn_since <= utcnow() - timedelta(
             seconds=timeout
@@ -103,11 +98,12 @@ async def remove_stalled_player(
             return False
         game.revision += 1
         reason = f"{ref(user_id)} did not move for {describe(timeout)} and was removed"
-        events.append(cancel_game(loaded, None, reason))
+        work.emit(cancel_game(loaded, None, reason))
         game.save()
         return True
 
-    return await run_system_write(ctx, write)
+    # the game gone (purged): nothing to do
+    return await system_write_game(ctx, game_id, remove, if_missing=False)
 
 
 async def remove_stalled(ctx: ServiceContext) -> int:
@@ -212,16 +208,14 @@ async def send_reminders(ctx: ServiceContext) -> int:
     settings = ctx.settings
     after, interval = settings.stall_remind_after, settings.stall_remind_interval
 
-    def remind() -> list[StallReminder]:
+    def remind(events: list[Event]) -> list[StallReminder]:
         reminders = remind_due(after, interval, settings.stall_timeout)
-        keep_events(ctx, reminders)
+        events.extend(reminders)
         return reminders
 
     total = 0
     while True:
-        reminders = await ctx.store.transaction(remind)
-        for reminder in reminders:
-            ctx.bus.publish(reminder)
+        reminders = await run_system_write(ctx, remind)
         total += len(reminders)
         if len(reminders) < BATCH:
             return total

@@ -2,7 +2,7 @@
 
 They are written inside the transaction of the change they describe, so nothing that
 was acknowledged is ever missing from a game's messages. `record_events` is the one hook
-for the lifecycle and play (`games.run_write` calls it with the events of every write);
+for the lifecycle and play (the unit of work calls it with the events of every write);
 trading writes its own through `add_system`.
 
 What a message may say follows SPEC §4: no message for a wall placement in a masked
@@ -19,6 +19,7 @@ none. `messages` renders them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from corridorquest.engine import CLOCKWISE, Seat
 from corridorquest.events import (
@@ -169,13 +170,32 @@ def describe(event: GameEvent, game: Game) -> list[Line]:
     return []
 
 
-def record_events(events: Sequence[Event]) -> None:
-    """Write the system messages of a write's events (inside its transaction)."""
+# The events `describe` writes messages for (others: trading and messages write their own).
+_DESCRIBED = (
+    ActionPlayed,
+    GameCreated,
+    PlayersInvited,
+    PlayerJoined,
+    PlayerLeft,
+    GameChanged,
+    GameStarted,
+    GameFinished,
+    GameCancelled,
+)
+
+
+def record_events(events: Sequence[Event], loaded: Any = None) -> None:
+    """Write the system messages of a write's events (inside its transaction); `loaded`:
+    the game the write loaded and changed (a `LoadedGame`), if it did."""
     games: dict[int, Game] = {}
     for event in events:
-        if not isinstance(event, GameEvent):
-            continue
+        if not isinstance(event, _DESCRIBED):
+            continue  # `describe` has no message for it: no need to find its game
         game = games.get(event.game_id)
+        if game is None and loaded is not None:
+            written = loaded.game
+            if written.id == event.game_id and written.revision == event.revision:
+                game = games[event.game_id] = written  # the row as the write saved it
         if game is None and isinstance(event, ActionPlayed | GameFinished):
             # A started game's modes never change: the game as this write loaded it will do.
             loaded = loaded_in_transaction(event.game_id, event.revision)

@@ -9,7 +9,7 @@
   variant's wall cost moves from the buyer's trade balance to the seller's, the offer is
   closed and the game's revision goes up by one: all in ONE transaction. Making or
   withdrawing a public offer moves the revision on too; a private one does not (the other
-  players must see no trace of it: services.view_cache forgets the game instead). Concurrent
+  players must see no trace of it: `GameWrite.change_unseen` instead). Concurrent
   trades against one offer: the offer row is claimed with a conditional UPDATE (and the
   game row is locked on PostgreSQL), so exactly one succeeds; the others get 409
   `offer_taken`.
@@ -24,24 +24,21 @@ from typing import Any
 
 from corridorquest.engine import IllegalActionError, Seat, wall_cost
 from corridorquest.engine.trading import can_sell, transfer_wall
-from corridorquest.events import Event, OfferMade, OfferWithdrawn, WallTraded
-from corridorquest.services import view_cache
+from corridorquest.events import OfferMade, OfferWithdrawn, WallTraded
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, NotFound, Unprocessable
 from corridorquest.services.game_access import (
     LoadedGame,
     check_revision,
-    load_visible,
     require_player,
     require_status,
 )
 from corridorquest.services.game_views import game_view
-from corridorquest.services.games import WriteResult, run_write
-from corridorquest.services.offer_views import can_read
+from corridorquest.services.offer_views import can_read, latest_offer_of, open_offer_of, save_offer
 from corridorquest.services.system_messages import add_system
+from corridorquest.services.unit_of_work import GameWrite, WriteResult, write_game
 from corridorquest.services.user_refs import ref
-from corridorquest.store import fast
 from corridorquest.store.models import GamePlayer, User, WallOffer, utcnow
 
 MODES = ("buying", "selling")
@@ -75,15 +72,6 @@ def _seat(loaded: LoadedGame, user_id: int) -> Seat:
     return seat
 
 
-def _open_offer(game_id: int, user_id: int) -> WallOffer | None:
-    found = fast.select(
-        WallOffer,
-        't."game_id" = ? AND t."user_id" = ? AND t."status" = ?',
-        (game_id, user_id, "open"),
-    )
-    return found[0] if found else None
-
-
 def _started_for(loaded: LoadedGame, user: CurrentUser, base_revision: int | None) -> GamePlayer:
     player = require_player(loaded, user)
     check_revision(loaded, base_revision, lambda: game_view(loaded, user.id))
@@ -94,7 +82,7 @@ def _started_for(loaded: LoadedGame, user: CurrentUser, base_revision: int | Non
 def _bump(loaded: LoadedGame) -> None:
     loaded.game.revision += 1
     loaded.save_state()
-    fast.update(loaded.game, "state", "revision")
+    loaded.save_game("state", "revision")
 
 
 async def make_offer(
@@ -109,11 +97,11 @@ async def make_offer(
     """Offer to buy or sell one wall, to everybody or privately to `partner`."""
     _check_mode(mode)
 
-    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
-        loaded = load_visible(game_id, user, lock=True)
+    def offer(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         _started_for(loaded, user, base_revision)
         assert loaded.state is not None
-        if _open_offer(game_id, user.id) is not None:
+        if open_offer_of(game_id, user.id) is not None:
             raise Conflict(
                 "offer_already_open",
                 f"you already have an open offer in game {game_id}: withdraw it first",
@@ -131,7 +119,7 @@ async def make_offer(
         if other is None:
             _bump(loaded)
         else:  # the others must not see that something happened
-            view_cache.forget(game_id)
+            work.change_unseen()
         cost = wall_cost(loaded.game.size, loaded.game.players)
         if other is None:
             text = f"{ref(user.id)} offers to {VERB[mode]} a wall (wall cost {cost})"
@@ -142,7 +130,7 @@ async def make_offer(
                 f"a wall (wall cost {cost})"
             )
             add_system(game_id, text, about=user.id, to=other.id)
-        events.append(
+        work.emit(
             OfferMade(
                 game_id=game_id,
                 revision=loaded.game.revision,
@@ -154,7 +142,7 @@ async def make_offer(
         )
         return 201, game_view(loaded, user.id)
 
-    return await run_write(ctx, user, key, f"POST /games/{game_id}/offers", write)
+    return await write_game(ctx, user, key, "make an offer", game_id, offer)
 
 
 async def withdraw_offer(
@@ -166,22 +154,22 @@ async def withdraw_offer(
 ) -> WriteResult:
     """Withdraw the caller's open offer."""
 
-    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
-        loaded = load_visible(game_id, user, lock=True)
+    def withdraw(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         _started_for(loaded, user, base_revision)
-        offer = _open_offer(game_id, user.id)
+        offer = open_offer_of(game_id, user.id)
         if offer is None:
             raise NotFound("no_open_offer", f"you have no open offer in game {game_id}")
         offer.status = "withdrawn"
         offer.closed_at = utcnow()
-        fast.update(offer, "status", "closed_at")
+        save_offer(offer, "status", "closed_at")
         if offer.partner_id is None:
             _bump(loaded)
         else:  # a private offer: as when it was made
-            view_cache.forget(game_id)
+            work.change_unseen()
         text = f"{ref(user.id)} withdrew the offer to {VERB[offer.mode]} a wall"
         add_system(game_id, text, about=user.id, to=offer.partner_id)
-        events.append(
+        work.emit(
             OfferWithdrawn(
                 game_id=game_id,
                 revision=loaded.game.revision,
@@ -192,19 +180,14 @@ async def withdraw_offer(
         )
         return 200, game_view(loaded, user.id)
 
-    return await run_write(ctx, user, key, f"DELETE /games/{game_id}/offers/me", write)
+    return await write_game(ctx, user, key, "withdraw an offer", game_id, withdraw)
 
 
 def _offer_to_trade(loaded: LoadedGame, offerer: User, user: CurrentUser, mode: str) -> WallOffer:
     """The offer of `offerer` the caller trades against, or why there is none."""
     game_id = loaded.game.id
-    latest = fast.select(
-        WallOffer,
-        't."game_id" = ? AND t."user_id" = ?',
-        (game_id, offerer.id),
-        'ORDER BY t."id" DESC LIMIT 1',
-    )
-    offer = latest[0] if latest and can_read(latest[0], user.id) else None
+    latest = latest_offer_of(game_id, offerer.id)
+    offer = latest if latest is not None and can_read(latest, user.id) else None
     if offer is None:
         raise NotFound(
             "no_open_offer", f"{offerer.username} has no offer for you in game {game_id}"
@@ -235,8 +218,8 @@ async def trade(
     """Buy against `partner`'s sell offer, or sell against its buy offer."""
     _check_mode(mode)
 
-    def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
-        loaded = load_visible(game_id, user, lock=True)
+    def trade_one(work: GameWrite) -> tuple[int, dict[str, Any]]:
+        loaded = work.loaded
         me = _started_for(loaded, user, base_revision)
         state = loaded.state
         assert state is not None
@@ -272,15 +255,15 @@ async def trade(
         cost = wall_cost(loaded.game.size, loaded.game.players)
         seller.trade_balance += cost
         buyer.trade_balance -= cost
-        fast.update(seller, "trade_balance")
-        fast.update(buyer, "trade_balance")
+        loaded.save_player(seller, "trade_balance")
+        loaded.save_player(buyer, "trade_balance")
         _bump(loaded)
         text = (  # users by id (user_refs): the message shows their names when read
             f"{ref(seller.user_id)} sold a wall to {ref(buyer.user_id)} on "
             f"{ref(offerer.id)}'s offer (wall cost {cost})"
         )
         add_system(game_id, text, about=offerer.id, to=offer.partner_id)
-        events.append(
+        work.emit(
             WallTraded(
                 game_id=game_id,
                 revision=loaded.game.revision,
@@ -293,4 +276,4 @@ async def trade(
         )
         return 201, game_view(loaded, user.id)
 
-    return await run_write(ctx, user, key, f"POST /games/{game_id}/trades", write)
+    return await write_game(ctx, user, key, "trade", game_id, trade_one)

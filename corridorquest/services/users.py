@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from corridorquest.events import UsernameChanged
+from corridorquest.events import Event, UsernameChanged
 from corridorquest.security import policy
 from corridorquest.security.errors import InvalidValue
 from corridorquest.security.passwords import hash_password_sync
@@ -24,8 +24,9 @@ from corridorquest.services.errors import (
     Unprocessable,
     security_refusals_as_service_errors,
 )
-from corridorquest.services.outbound import keep_events, queue_mail, wake
+from corridorquest.services.outbound import queue_mail, wake
 from corridorquest.services.sessions import ADDRESS_MAX, find_user
+from corridorquest.services.unit_of_work import run_system_write
 from corridorquest.services.verification import (
     RESEND_COOLDOWN,
     cooldown_left,
@@ -393,7 +394,7 @@ async def update_me(
 
     retention = signup_retention(ctx.settings)
 
-    def apply() -> tuple[User, str]:
+    def apply(events: list[Event]) -> tuple[User, str]:
         user = User.get_or_none(User.id == current.id)
         if user is None:
             raise NotFound("user_not_found", "your account no longer exists")
@@ -406,15 +407,13 @@ async def update_me(
         if values:
             user.save()
         if user.username != old:
-            keep_events(ctx, [UsernameChanged(user.id, old, user.username)])
+            events.append(UsernameChanged(user.id, old, user.username))
         return user, old
 
     try:
-        user, old = await ctx.store.transaction(apply)
+        user, old = await run_system_write(ctx, apply)
     except IntegrityError:
         raise _taken_error("username_taken", str(values.get("username"))) from None
-    if user.username != old:
-        ctx.bus.publish(UsernameChanged(user.id, old, user.username))
     return private_view(user, current.session_expires_at)
 
 

@@ -1,6 +1,6 @@
 """A private offer leaves no trace for the others (issue 12, item 4): not in the revision.
 
-Its two players see it at once: in the answers to their next writes (services/view_cache
+Its two players see it at once: in the answers to their next writes (services/last_commit
 forgets what it remembered of the game) and on their live streams.
 """
 

@@ -54,7 +54,7 @@ def seeded_game(
 
 def set_balances(server: RunningServer, game_id: int, balances: dict[str, int]) -> None:
     """What trades would have left, written by hand: like every write of a game's players,
-    it moves the game's revision on (the server's game_cache relies on that)."""
+    it moves the game's revision on (the server's last_commit relies on that)."""
 
     def write() -> None:
         for name, balance in balances.items():

@@ -2,7 +2,7 @@
 
 What one process writes, the other shows at once: in particular the last actions and open
 offers of a move's answer, which a process builds from what it remembered of its own
-previous move of that game (services/view_cache.py) when nothing happened in between.
+previous move of that game (services/last_commit/views.py) when nothing happened in between.
 
 PostgreSQL only (CQ_TEST_DATABASE_URL, as in CI): a second server on an SQLite file
 refuses to start (tests/test_server_cli.py). The SQLite-only game cache, which the rename
@@ -107,7 +107,7 @@ def test_moves_and_offers_through_either_process_show_the_same_game(
 def test_a_player_renamed_through_the_other_process_shows_in_the_next_move(
     server: RunningServer, client: httpx.Client, other: httpx.Client
 ) -> None:
-    """A process remembers the game its last move left (services/game_cache.py); a rename
+    """A process remembers the game its last move left (services/last_commit/games.py); a rename
     does not move the game's revision on, and must show all the same."""
     tokens = {name: insert_user(server.database_url, name) for name in ("rui", "sol")}
     game = started_game(client, tokens)

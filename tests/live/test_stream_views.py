@@ -2,7 +2,7 @@
 
 The live look builds a spectator's view from what this process remembers of the move
 (the board its answer worked out, the game as it left it: services/game_views.Board,
-game_cache.read) rather than from scratch. These tests play whole games in every mode,
+last_commit.read) rather than from scratch. These tests play whole games in every mode,
 walls included, and compare after every action what each stream got (a spectator and
 both players) with what GET answers the same reader at that revision: a board kept for
 the wrong reader (an invisible wall, a masked owner) or a stale one would differ.

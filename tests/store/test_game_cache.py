@@ -1,4 +1,4 @@
-"""services.game_cache: a remembered game is used only while it is exactly the stored one."""
+"""services.last_commit.games: a remembered game is used only while it is exactly the stored one."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from corridorquest.services import game_cache
 from corridorquest.services.game_access import load_game
+from corridorquest.services.last_commit import games as game_cache
 from corridorquest.store import Store
 from corridorquest.store.game_rows import game_version, game_with_players, read_versions
 from corridorquest.store.models import Game, GamePlayer, User

@@ -55,3 +55,9 @@ def encode(state: GameState) -> str:
     text = state.to_json()
     _remember(text, state.copy_for_cache())
     return text
+
+
+def forget_all() -> None:
+    """Empty the cache (tests)."""
+    with _lock:
+        _cache.clear()

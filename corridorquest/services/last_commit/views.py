@@ -6,7 +6,7 @@ move adds an action; making, taking and cancelling public offers are revisions o
 own), so what a game shows at revision R it shows for good; except a private offer made
 or withdrawn, which leaves the revision as it was (the other players must not see that
 something happened) and `forget`s the game instead: a move that was under way when it was
-forgotten (its `token` is older) remembers nothing. After a move commits, `play` remembers
+forgotten (its `token` is older) remembers nothing. After a move commits, the unit of work remembers
 its view's actions and offers under (game id, seed, revision); the next move of that game,
 finding the game at that revision, builds its view from them and its own new action
 instead of reading them again.

@@ -15,7 +15,7 @@ processes on one database, hold this), and the seed (random, 62 bits) tells a ne
 from a deleted one with the same id. A user's row (username, e-mail, admin flag) changes
 without the revision, so the users' columns are part of the version. A write that
 changed a game or player row without moving the revision on would be missed here (and by
-`view_cache`): don't write one.
+`views`): don't write one.
 
 Only SQLite uses it: on PostgreSQL a write first locks the game row and reads the players
 after the lock (`game_rows.game_with_players`), which this check would have to repeat.
@@ -112,6 +112,12 @@ def _build(entry: _Entry) -> tuple[Game, list[GamePlayer]]:
         player.__rel__["user"] = fast.instance(User, dict(user_data))
         players.append(player)
     return fast.instance(Game, dict(entry.game)), players
+
+
+def forget(game_id: int) -> None:
+    """Drop what is remembered of one game."""
+    with _lock:
+        _cache.pop(game_id, None)
 
 
 def forget_all() -> None:
