@@ -90,7 +90,7 @@ def test_the_seat_view_from_the_api_is_what_the_seat_may_know(
 
 def _state_of(database_url: str, game_id: int) -> GameState:
     """The stored position (only to check the test's expectation against)."""
-    from corridorquest.services.state_cache import parse
+    from corridorquest.services.last_commit.positions import parse
     from corridorquest.store.models import Game
 
     store = Store.open(database_url, pool_size=1, migrate=False)
