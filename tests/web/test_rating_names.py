@@ -146,3 +146,34 @@ def test_a_watcher_sees_the_ratings_on_the_lobby_and_the_live_tv(
         _both(page.inner_text(caption))
         clean("tv")
         page.close()
+
+
+def test_the_labels_of_a_page_are_read_in_one_query(
+    server: RunningServer, games: dict[str, Any]
+) -> None:
+    """Every name of a page, whatever their pools, in one statement (not one a player)."""
+    from corridorquest.services.rating_labels import _labels
+    from corridorquest.store.models import database
+
+    def read() -> tuple[dict[str, Any], int]:
+        statements: list[str] = []
+        real = database.obj.execute_sql
+
+        def counted(sql: str, *args: Any, **kwargs: Any) -> Any:
+            statements.append(sql)
+            return real(sql, *args, **kwargs)
+
+        database.obj.execute_sql = counted
+        try:
+            found = _labels(["rna", "rnb", "rnc", games["bot"], "nobody-such"])
+        finally:
+            del database.obj.execute_sql
+        return found, len(statements)
+
+    found, statements = in_store(server.database_url, read)
+    assert statements == 1
+    assert {name: label.rating("2p") for name, label in found.items()} == {
+        "rna": "1338?", "rnb": "1662?", "rnc": "1623", games["bot"]: "1710",
+    }
+    assert found["rnb"].rating("4p") == "1500?"  # never rated in that pool
+    assert found[games["bot"]].bot_level == 3 and found["rna"].bot_level is None
