@@ -18,6 +18,7 @@ from corridorquest.drawing.board_svg import board_svg
 from corridorquest.services import game_list, games
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound
+from corridorquest.services.rating_labels import Label, pool_of, rating_labels
 from corridorquest.web.game_data import public_game
 from corridorquest.web.join_qr import join_qr
 from corridorquest.web.templating import render
@@ -30,9 +31,20 @@ TV_GAMES = 500  # started games /tv looks at
 TV_JOINABLE = 4  # waiting public games whose join QR code /tv shows (the newest)
 
 
-def figure(view: dict[str, Any]) -> dict[str, Any]:
-    """The values of one figure (tv_figure.html): the game's view and its board."""
-    return {"view": view, "board": Markup(board_svg(view, caption=False, standalone=False))}
+def figure(view: dict[str, Any], labels: dict[str, Label]) -> dict[str, Any]:
+    """The values of one figure (tv_figure.html): the game's view and its board, its
+    rating pool and its players' labels (ratings, bot levels: services/rating_labels)."""
+    return {
+        "view": view,
+        "board": Markup(board_svg(view, caption=False, standalone=False)),
+        "pool": pool_of(view["players"]),
+        "labels": labels,
+    }
+
+
+def seated(views: list[dict[str, Any]]) -> set[str]:
+    """The usernames seated in `views`."""
+    return {seat["username"] for view in views for seat in view["seats"] if seat["username"]}
 
 
 async def page_games(request: Request, user: CurrentUser) -> tuple[int, int, list[int]]:
@@ -66,14 +78,14 @@ def joinable_ids(found: list[dict[str, Any]]) -> str:
 
 
 async def figures(request: Request, user: CurrentUser, ids: list[int]) -> list[dict[str, Any]]:
-    found = []
+    views = []
     for game_id in ids:
         try:
-            view = await games.show_game(services(request), user, game_id)
+            views.append(await games.show_game(services(request), user, game_id))
         except NotFound:
             continue  # deleted since it was listed
-        found.append(figure(view))
-    return found
+    labels = await rating_labels(services(request), seated(views))  # one query a page
+    return [figure(view, labels) for view in views]
 
 
 @openapi.exclude()
@@ -144,6 +156,7 @@ async def tv_game(request: Request, game_id: int) -> HTTPResponse:
         view = await public_game(request, user, game_id)
     except NotFound:
         return html("", status=404)
-    response = html(render("tv_figure.html", figure=figure(view)))
+    labels = await rating_labels(services(request), seated([view]))
+    response = html(render("tv_figure.html", figure=figure(view, labels)))
     response.headers["X-Game-Revision"] = str(view.get("revision"))
     return response
