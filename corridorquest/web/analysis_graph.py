@@ -65,6 +65,13 @@ def analysis_graph(plies: Sequence[dict[str, Any]], game_id: int, at: int | None
             f'stroke="{colour}" stroke-width="2" points="'
             + " ".join(f"{x(row['ply'])},{y(row['after'])}" for row in rows) + '"/>'
         )
+    for index, seat in enumerate(seats):  # the legend: which line is whose
+        player = next((row.get("player") for row in plies if row["seat"] == seat), None)
+        parts.append(
+            f'<text class="legend" x="{LEFT + 8}" y="{TOP + 10 + 14 * index}" '
+            f'pointer-events="none" font-size="11" fill="{COLOURS.get(seat, "#888888")}">'
+            f"{escape(player or seat)} ({escape(seat)})</text>"
+        )
     for row in plies:
         colour = COLOURS.get(row["seat"], "#888888")
         best = "" if row["best"] == row["action"] else f", best {row['best']}"

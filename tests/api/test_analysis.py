@@ -137,3 +137,25 @@ def test_a_private_games_analysis_is_for_its_players_only(
     assert len(done["plies"]) == match.mirror.ply
     refused = client.get(f"/games/{match.id}/analysis", headers=auth(tokens["anwatch"]))
     assert refused.status_code == 404 and "plies" not in refused.text
+
+
+def test_an_imported_game_is_analysed_with_its_records_names(
+    client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    from tests.analysis.test_plies import GAME
+
+    moves = " ".join(
+        f"{n // 2 + 1}. {GAME[n]} {GAME[n + 1] if n + 1 < len(GAME) else ''}".strip()
+        for n in range(0, len(GAME), 2)
+    )
+    text = f'[Size "5"]\n[South "Ada"]\n[North "Bert"]\n{moves}\n'
+    imported = client.post("/games/imported", json={"record": text},
+                           headers=auth(tokens["anwatch"]))
+    assert imported.status_code == 201, imported.text
+    [game_id] = imported.json()["games"]
+    asked = client.post(f"/games/{game_id}/analysis", headers=auth(tokens["anann"]))
+    assert asked.status_code in (200, 202), asked.text
+    rows = wait_done(client, tokens["anann"], game_id)["plies"]
+    assert [row["action"] for row in rows] == GAME
+    assert [row["player"] for row in rows[:2]] == ["Ada", "Bert"]
+    assert [row["ply"] for row in rows if row["mistake"]] == [26]  # Bert's step away

@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.api.test_analysis import play_missing_a_win, wait_done
 from tests.api.mode_helpers import start
+from tests.api.test_analysis import play_missing_a_win, wait_done
 from tests.support.server import RunningServer
 from tests.support.users import auth
 from tests.web.browser import browser_page, chromium_missing
