@@ -5,8 +5,9 @@ admins) and that it is finished (imported games are); a game in play is a 409
 `game_in_play` and nothing is computed. The first request stores a `pending` row and
 starts the computation in a worker process (`analysis_runs`: never on the event loop);
 the rows are stored when it ends. Later requests find the row: `pending` or `done`
-(a `failed` one, or a `pending` one older than `STALE_AFTER` — its process stopped — is
-computed again). `read_analysis` (GET) answers the same states; 404
+(a `failed` one, or a `pending` one older than `STALE_AFTER` that this process is not
+computing — the process that was stopped, or is slow: computing it twice gives the same
+rows — is computed again). `read_analysis` (GET) answers the same states; 404
 `analysis_not_requested` before the first request.
 """
 
@@ -28,10 +29,11 @@ from corridorquest.store.models import GameAction, GameAnalysis, IntegrityError,
 
 log = logging.getLogger("corridorquest.analysis")
 
-STALE_AFTER = timedelta(minutes=10)  # a pending analysis no process is computing any more
+STALE_AFTER = timedelta(minutes=2)  # a pending analysis no process may be computing any more
 SEAT_TAGS = {"north": "North", "east": "East", "south": "South", "west": "West"}
 
 _running: set[asyncio.Task[None]] = set()
+_computing: set[int] = set()  # the games whose analysis this process is computing
 
 
 def _analysable(loaded: LoadedGame) -> None:
@@ -101,7 +103,8 @@ async def request_analysis(ctx: ServiceContext, user: CurrentUser, game_id: int
         _analysable(loaded)
         row = GameAnalysis.get_or_none(GameAnalysis.game == game_id)
         if row is not None:
-            stale = row.status == "pending" and row.requested_at < utcnow() - STALE_AFTER
+            stale = (row.status == "pending" and game_id not in _computing
+                     and row.requested_at < utcnow() - STALE_AFTER)
             if row.status != "failed" and not stale:
                 return _view(loaded, row), None
             row.status, row.error, row.requested_at = "pending", None, utcnow()
@@ -115,12 +118,14 @@ async def request_analysis(ctx: ServiceContext, user: CurrentUser, game_id: int
         view, record = await ctx.store.transaction(start)
     except IntegrityError:  # another request created the row at the same moment
         return await read_analysis(ctx, user, game_id)
-    if record is not None:
+    if record is not None and game_id not in _computing:
+        _computing.add(game_id)
         task = asyncio.get_running_loop().create_task(
             _compute(ctx, game_id, record), name=f"analysis-{game_id}"
         )
         _running.add(task)
         task.add_done_callback(_running.discard)
+        task.add_done_callback(lambda _: _computing.discard(game_id))
     return view
 
 

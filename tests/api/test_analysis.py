@@ -159,3 +159,19 @@ def test_an_imported_game_is_analysed_with_its_records_names(
     assert [row["action"] for row in rows] == GAME
     assert [row["player"] for row in rows[:2]] == ["Ada", "Bert"]
     assert [row["ply"] for row in rows if row["mistake"]] == [26]  # Bert's step away
+
+
+def test_an_analysis_left_pending_by_a_stopped_server_is_computed_on_a_new_request(
+    server: RunningServer, client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    match = start(client, pair(tokens), size=5)
+    play_out(client, match, walls_each=0)
+    path = server.database_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as db:  # as a server stopped in the middle leaves it
+        db.execute("INSERT INTO game_analysis (game_id, status, level, requested_at) "
+                   "VALUES (?, 'pending', 3, '2026-01-01 00:00:00')", (match.id,))
+    pending = client.get(f"/games/{match.id}/analysis", headers=auth(tokens["anann"]))
+    assert pending.status_code == 202
+    again = client.post(f"/games/{match.id}/analysis", headers=auth(tokens["anann"]))
+    assert again.status_code == 202
+    assert len(wait_done(client, tokens["anann"], match.id)["plies"]) == match.mirror.ply
