@@ -12,6 +12,7 @@ import click
 
 from client import __version__
 from client.commands import (  # noqa: F401  (each adds its commands to the `game` group)
+    analysis,
     bots,
     game,
     leaderboard,

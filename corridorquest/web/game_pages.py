@@ -12,6 +12,7 @@ from corridorquest.callers import services
 from corridorquest.services import ratings
 from corridorquest.services.errors import NotFound, Unprocessable
 from corridorquest.services.play import history
+from corridorquest.web.analysis_values import analysis_values
 from corridorquest.web.game_data import (
     live_values,
     page_code,
@@ -46,6 +47,8 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
         at = actions if step is None else step
         view = await step_view(request, user, view, at, actions)
     rated = await ratings.game_ratings(services(request), user, game_id) if replay else None
+    graph, analysis_status = await analysis_values(request, user, game_id, at) if replay else (
+        None, None)
     page = render(
         "game.html",
         user=user,
@@ -55,6 +58,8 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
         rating_changes=rated["players"] if rated else [],
         at=at,
         actions=actions,
+        analysis_graph=graph,
+        analysis_status=analysis_status,
         code=code if view["private"] else None,  # for the fragment's and stream's requests
         **await live_values(request, user, view),
     )

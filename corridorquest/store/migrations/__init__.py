@@ -69,6 +69,8 @@ STEPS: list[Step] = [
      schema.ratings),
     (18, "games imported from records keep their record's tags (issue 31)",
      schema.imported_games),
+    (19, "finished games' analyses: each ply judged by the bots' engine (issue 31)",
+     schema.game_analyses),
 ]
 
 

@@ -13,6 +13,7 @@ from corridorquest.store.migrations.columns import add_column_if_missing
 from corridorquest.store.models import (
     ALL_MODELS,
     AdminAction,
+    GameAnalysis,
     GameMarker,
     GameMessage,
     GameRating,
@@ -107,3 +108,7 @@ def ratings(db: pw.Database) -> None:
 
 def imported_games(db: pw.Database) -> None:
     add_column_if_missing(db, "game", "imported", pw.TextField(null=True))
+
+
+def game_analyses(db: pw.Database) -> None:
+    db.create_tables([GameAnalysis], safe=True)
