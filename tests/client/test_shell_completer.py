@@ -44,6 +44,7 @@ def test_subcommands_and_options_complete(config_dir: Path) -> None:
     assert set(completions("game ")) == {
         "show", "new", "list", "join", "change", "cancel", "move", "jump", "place",
         "message", "offer", "trade", "mark", "unmark", "leaderboard", "watch", "export", "import",
+        "analyse",
         "bot"}
     assert completions("game li") == ["list"]
     assert completions("game list -") == ["-s", "--status", "-u", "--user", "-g", "--game",
