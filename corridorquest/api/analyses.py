@@ -48,7 +48,7 @@ def _answer(view: dict[str, Any]) -> HTTPResponse:
     "Request the analysis of a finished (or imported) game: computed once, in a worker",
     tag=TAG,
     ok=(202, AnalysisOut),
-    errors=(404, 409),
+    errors=(403, 404, 409),
 )
 async def request_analysis(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)
@@ -61,7 +61,7 @@ async def request_analysis(request: Request, game_id: int) -> HTTPResponse:
     "The analysis of a finished game: 202 while it is computed, then one row per ply",
     tag=TAG,
     ok=(200, AnalysisOut),
-    errors=(404, 409),
+    errors=(403, 404, 409),
 )
 async def show_analysis(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)

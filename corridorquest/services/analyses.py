@@ -1,8 +1,9 @@
 """Analyses of finished games (SPEC §16): requested, computed once, stored, read.
 
 `request_analysis` (POST) checks the caller may see the game (a private game: its players,
-admins) and that it is finished (imported games are); a game in play is a 409
-`game_in_play` and nothing is computed. The first request stores a `pending` row and
+admins) and that it is finished (imported games are); a game in play is a 403
+`game_in_play` (the engine's opinion of a live game would help a player) and nothing is
+computed. The first request stores a `pending` row and
 starts the computation in a worker process (`analysis_runs`: never on the event loop);
 the rows are stored when it ends. Later requests find the row: `pending` or `done`
 (a `failed` one, or a `pending` one older than `STALE_AFTER` that this process is not
@@ -23,7 +24,7 @@ from corridorquest.analysis import ANALYSIS_LEVEL, MISTAKE_DROP
 from corridorquest.services import analysis_runs
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import Conflict, NotFound
+from corridorquest.services.errors import Conflict, Forbidden, NotFound
 from corridorquest.services.game_access import LoadedGame, load_visible
 from corridorquest.store.models import GameAction, GameAnalysis, IntegrityError, utcnow
 
@@ -42,7 +43,8 @@ def _analysable(loaded: LoadedGame) -> None:
     if status == "finished":
         return
     if status == "started":
-        raise Conflict("game_in_play", f"game {game_id} is in play: no analysis until it ends")
+        # forbidden, not a conflict: the engine's view of a game in play would help a player
+        raise Forbidden("game_in_play", f"game {game_id} is in play: no analysis until it ends")
     if status == "waiting":
         raise Conflict("game_not_started", f"game {game_id} has not started")
     raise Conflict("game_cancelled", f"game {game_id} was cancelled: it has no analysis")

@@ -116,7 +116,7 @@ def test_a_game_in_play_is_refused_and_nothing_computed(
     for method in ("post", "get"):
         refused = client.request(method.upper(), f"/games/{match.id}/analysis",
                                  headers=auth(tokens["anann"]))
-        assert refused.status_code == 409, refused.text
+        assert refused.status_code == 403, refused.text
         assert refused.json()["reason"] == "game_in_play"
     assert analysis_rows(server) == before
 
