@@ -87,3 +87,16 @@ def test_other_steps_show_their_own_best_and_the_end_shows_none(
     assert 'class="best"' not in end and "Best here" not in end
     last = len(analysis["plies"])
     assert "Best here" not in page(server, token, f"/games/{game_id}?at={last}")
+
+
+def test_a_best_wall_is_a_dashed_outline_on_its_grooves() -> None:
+    from corridorquest.drawing.best_outline import best_outline
+    from corridorquest.drawing.board_svg import board_svg
+
+    view = {"size": 5, "status": "finished", "pawns": {"south": "c1", "north": "c5"}}
+    drawn = board_svg(view, overlay=best_outline(view, "b2h", "south"))
+    # b2h: the groove north of b2 and c2, from x 82 (west side of b) and y 174 (above rank 2)
+    assert ('<g class="best" data-best="b2h" data-kind="wall"><rect x="81" y="173" '
+            'width="94" height="14" rx="2" fill="none" stroke="#c2188c"') in drawn
+    assert best_outline(view, "z9h", "south") == [] and best_outline(view, "<b>", None) == []
+    assert 'class="best"' not in board_svg(view)  # the signature without it: as before
