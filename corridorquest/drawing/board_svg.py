@@ -22,7 +22,7 @@ boards may sit in one page, and the picture is safe to open on its own.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from corridorquest.drawing.board_words import SEAT_ORDER, describe, details, last_action
@@ -304,13 +304,16 @@ def _caption(layout: _Layout, text: str) -> str:
     return _element("text", attributes, text)
 
 
-def board_svg(view: dict[str, Any], *, caption: bool = True, standalone: bool = True) -> str:
+def board_svg(view: dict[str, Any], *, caption: bool = True, standalone: bool = True,
+              overlay: Sequence[str] = ()) -> str:
     """The SVG picture of the game `view` (one document, ending with a newline).
 
     `caption`: a line under the board saying whose turn it is (as the title does).
     `standalone`: a document of its own, which scales itself (a style attribute); False:
     inline in a web page, whose style sheet scales it (the pages' Content-Security-Policy
     allows no style attribute).
+    `overlay`: our own SVG elements drawn over the pieces (a replay's best action,
+    drawing/best_outline.py).
     """
     size = int(view.get("size") or 0)
     if size < 2:
@@ -397,6 +400,7 @@ def board_svg(view: dict[str, Any], *, caption: bool = True, standalone: bool = 
         *drawn_walls,
         *markers,
         *drawn_pawns,
+        *overlay,
     ]
     if caption:
         body.append(_caption(layout, title))

@@ -9,10 +9,12 @@ from markupsafe import Markup
 from sanic import Request
 
 from corridorquest.callers import services
+from corridorquest.drawing.best_outline import best_outline
 from corridorquest.drawing.board_svg import board_svg
 from corridorquest.services import games, messages, positions
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound, Unprocessable
+from corridorquest.web.best_values import best_caption
 from corridorquest.web.join_qr import join_qr
 
 MAX_GAME_ID = 2**62
@@ -74,8 +76,10 @@ async def step_view(
     return view
 
 
-async def live_values(request: Request, user: CurrentUser, view: dict[str, Any]) -> dict[str, Any]:
-    """The values of game_live.html: the board and the panel of `view`."""
+async def live_values(request: Request, user: CurrentUser, view: dict[str, Any],
+                      best: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The values of game_live.html: the board and the panel of `view`; `best`: a replay
+    step's analysis row (web/best_values.py), its best action drawn on the board."""
     code = page_code(request)  # a private game's page opened with its join link
     listed = (await messages.list_messages(services(request), user, view["id"], 0, code))[
         "messages"
@@ -83,7 +87,10 @@ async def live_values(request: Request, user: CurrentUser, view: dict[str, Any])
     return {
         "view": view,
         "join": join_qr(request, services(request).settings, view),  # a waiting game's QR
-        "board": Markup(board_svg(view, standalone=False)),  # our own SVG, escaped inside
+        # our own SVG, escaped inside
+        "board": Markup(board_svg(view, standalone=False, overlay=best_outline(
+            view, best["best"], best.get("seat")) if best else ())),
+        "best_caption": best_caption(best) if best else None,
         "online": set(view.get("online") or ()),
         "messages": listed,
         "replay_step": bool(view.get("replay_step")),

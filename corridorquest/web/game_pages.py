@@ -13,6 +13,7 @@ from corridorquest.services import ratings
 from corridorquest.services.errors import NotFound, Unprocessable
 from corridorquest.services.play import history
 from corridorquest.web.analysis_values import analysis_values
+from corridorquest.web.best_values import best_here
 from corridorquest.web.game_data import (
     live_values,
     page_code,
@@ -47,6 +48,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
         at = actions if step is None else step
         view = await step_view(request, user, view, at, actions)
     rated = await ratings.game_ratings(services(request), user, game_id) if replay else None
+    best = await best_here(request, user, game_id, at) if replay and at < actions else None
     graph, analysis_status = await analysis_values(request, user, game_id, at) if replay else (
         None, None)
     page = render(
@@ -61,7 +63,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
         analysis_graph=graph,
         analysis_status=analysis_status,
         code=code if view["private"] else None,  # for the fragment's and stream's requests
-        **await live_values(request, user, view),
+        **await live_values(request, user, view, best),
     )
     return html(page)
 
@@ -76,6 +78,7 @@ async def game_fragment(request: Request, game_id: int) -> HTTPResponse:
         view = await page_game(request, user, game_id)
     except NotFound:
         return html("", status=404)
+    best = None
     if view["status"] == "finished" and "at" in request.args:
         actions = len(await history(services(request), user, game_id, page_code(request)))
         try:
@@ -83,6 +86,8 @@ async def game_fragment(request: Request, game_id: int) -> HTTPResponse:
         except Unprocessable as error:
             return html(render("problem_text.html", message=error.message), status=error.status)
         view = await step_view(request, user, view, actions if at is None else at, actions)
-    response = html(render("game_live.html", **await live_values(request, user, view)))
+        if at is not None and at < actions:
+            best = await best_here(request, user, game_id, at)
+    response = html(render("game_live.html", **await live_values(request, user, view, best)))
     response.headers["X-Game-Status"] = view["status"]
     return response
