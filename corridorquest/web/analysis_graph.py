@@ -1,6 +1,8 @@
 """A finished game's analysis as an SVG graph under its board: one line per seat, each
 point the evaluation the seat's action left (in steps; a decided game at the edge), a
-mistake as a red ring; each point links to that ply of the replay (`?at=N`: no script).
+mistake as a red ring; each point links to the replay's step where that ply is played
+(`?at=N-1`: the position before ply N, where the replay outlines the best action and
+names the one played; no script).
 Our own markup (numbers, seat names and canonical actions; a player's name is escaped),
 passed on as `Markup`."""
 
@@ -84,7 +86,7 @@ def analysis_graph(plies: Sequence[dict[str, Any]], game_id: int, at: int | None
                 ' stroke-width="2.5"'
                 if row["mistake"] else f' class="point" r="3" fill="{colour}"')
         parts.append(
-            f'<a href="/games/{int(game_id)}?at={int(row["ply"])}">'
+            f'<a href="/games/{int(game_id)}?at={int(row["ply"]) - 1}">'
             f'<circle cx="{x(row["ply"])}" cy="{y(after)}"{mark} data-ply="{int(row["ply"])}">'
             f"<title>{escape(label)}</title></circle></a>"
         )

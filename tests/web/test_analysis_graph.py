@@ -44,8 +44,9 @@ def test_the_graph_is_under_the_board_with_one_point_per_ply(
     assert html.index('id="live"') < html.index('class="analysis-graph"')
     points = re.findall(r'<a href="/games/(\d+)\?at=(\d+)"><circle [^>]*class="point( mistake)?"',
                         html)
-    assert [int(at) for _, at, _ in points] == list(range(1, len(analysis["plies"]) + 1))
-    marked = [int(at) for _, at, mistake in points if mistake]
+    # a point opens the step where its ply is played (the position before it)
+    assert [int(at) for _, at, _ in points] == list(range(len(analysis["plies"])))
+    marked = [int(at) + 1 for _, at, mistake in points if mistake]
     assert missed in marked
     assert marked == [row["ply"] for row in analysis["plies"] if row["mistake"]]
     assert "<script>" not in html[html.index('class="analysis'):]
@@ -64,9 +65,10 @@ def test_clicking_a_mistake_opens_its_step_of_the_replay(
         assert ring is not None and ring.is_visible()
         ring.click()
         deadline = time.monotonic() + 5
-        while not page.url.endswith(f"?at={missed}") and time.monotonic() < deadline:
+        while not page.url.endswith(f"?at={missed - 1}") and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert page.url.endswith(f"/games/{game_id}?at={missed}")
+        assert page.url.endswith(f"/games/{game_id}?at={missed - 1}")
         page.wait_for_selector("#replay")
-        assert page.inner_text("#step").startswith(f"{missed} /")
+        assert page.inner_text("#step").startswith(f"{missed - 1} /")
+        assert "Best here:" in page.inner_text("body")  # the move the mistake missed
         context.close()
