@@ -132,6 +132,10 @@ NON_PLAYER_WRITES: dict[tuple[str, str], tuple[dict[str, Any] | None, int, str]]
     # - joining is how a non-player becomes a player: allowed to ask, and refused here only
     #   because the started game has no free seat.
     ("post", "/players"): ({}, 409, "game_full"),
+    # - seating a bot belongs to the game admin, whoever else asks;
+    ("post", "/bots"): ({"level": 1}, 403, "not_game_admin"),
+    # - an analysis may be asked for by anyone who sees the game, once it has ended.
+    ("post", "/analysis"): (None, 403, "game_in_play"),
 }
 
 

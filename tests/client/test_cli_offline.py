@@ -39,7 +39,11 @@ def test_command_tree_matches_the_manual() -> None:
                                   "profile"}
     manual = {"show", "new", "list", "join", "change", "cancel", "message", "move", "jump",
               "place", "mark", "unmark", "offer", "trade", "leaderboard"}
-    since = {"watch"}  # added after the manual (issue 16: follow a game live)
+    since = {
+        "watch",  # added after the manual (issue 16: follow a game live)
+        "bot",  # issue 27: seat a bot
+        "export", "import", "analyse",  # issue 31: game records and analysis
+    }
     assert set(game.commands) == manual | since
 
 
