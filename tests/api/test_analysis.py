@@ -5,14 +5,17 @@ private game's analysis is for its players only."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
+from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
 
 from corridorquest.engine import Seat, is_goal, parse_square
+from corridorquest.store import Store
+from corridorquest.store.models import GameAnalysis, utcnow
 from tests.api.mode_helpers import Match, act, best_step, play_out, start
 from tests.support.games import history
 from tests.support.server import RunningServer
@@ -30,10 +33,17 @@ def pair(tokens: dict[str, str]) -> dict[str, str]:
     return {"anann": tokens["anann"], "anbob": tokens["anbob"]}
 
 
+def in_database(database_url: str, work: Callable[[], Any]) -> Any:
+    """`work` in one transaction on the server's database (SQLite or PostgreSQL)."""
+    store = Store.open(database_url, pool_size=1, migrate=False)
+    try:
+        return store.run(work)
+    finally:
+        store.close()
+
+
 def analysis_rows(server: RunningServer) -> int:
-    path = server.database_url.removeprefix("sqlite:///")
-    with sqlite3.connect(path) as db:
-        return int(db.execute("SELECT COUNT(*) FROM game_analysis").fetchone()[0])
+    return int(in_database(server.database_url, lambda: GameAnalysis.select().count()))
 
 
 def wait_done(client: httpx.Client, token: str, game_id: int) -> dict[str, Any]:
@@ -166,10 +176,12 @@ def test_an_analysis_left_pending_by_a_stopped_server_is_computed_on_a_new_reque
 ) -> None:
     match = start(client, pair(tokens), size=5)
     play_out(client, match, walls_each=0)
-    path = server.database_url.removeprefix("sqlite:///")
-    with sqlite3.connect(path) as db:  # as a server stopped in the middle leaves it
-        db.execute("INSERT INTO game_analysis (game_id, status, level, requested_at) "
-                   "VALUES (?, 'pending', 3, '2026-01-01 00:00:00')", (match.id,))
+    in_database(  # as a server stopped in the middle leaves it
+        server.database_url,
+        lambda: GameAnalysis.create(
+            game=match.id, status="pending", level=3, requested_at=utcnow() - timedelta(hours=1)
+        ),
+    )
     pending = client.get(f"/games/{match.id}/analysis", headers=auth(tokens["anann"]))
     assert pending.status_code == 202
     again = client.post(f"/games/{match.id}/analysis", headers=auth(tokens["anann"]))
