@@ -6,7 +6,7 @@ import pytest
 
 from corridorquest.analysis import MISTAKE_DROP, analyse
 from corridorquest.engine import IllegalActionError, NotationError, ReplayError
-from tests.test_layering import imported_modules
+from tests.support.import_graph import imported_modules
 
 # a 5x5 game the level-2 bots played (south first); north's a5 (ply 26) walks away from
 # its goal when c4 was there: the mistake of the game

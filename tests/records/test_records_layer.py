@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from tests.test_layering import imported_modules
+from tests.support.import_graph import imported_modules
 
 
 def test_records_import_only_the_engine_and_the_standard_library() -> None:

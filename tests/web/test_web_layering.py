@@ -3,7 +3,7 @@ one way); what both need of a request (who calls, from where) is in corridorques
 
 from __future__ import annotations
 
-from tests.test_layering import imported_modules
+from tests.support.import_graph import imported_modules
 
 
 def test_web_imports_nothing_of_the_api() -> None:
