@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, Field
-from sanic import Blueprint, Request, Sanic
+from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, json
 
 from corridorquest.api.auth import require_user, services
 from corridorquest.api.docs import documented
 from corridorquest.api.games import TAG, checked_id
-from corridorquest.services import analyses, analysis_runs
+from corridorquest.services import analyses
 
 bp = Blueprint("analyses", url_prefix="/games")
 
@@ -68,7 +68,3 @@ async def show_analysis(request: Request, game_id: int) -> HTTPResponse:
     view = await analyses.read_analysis(services(request), user, checked_id(game_id))
     return _answer(view)
 
-
-@bp.after_server_stop
-async def stop_analyses(app: Sanic[Any, Any]) -> None:
-    analysis_runs.shutdown()

@@ -4,6 +4,8 @@
   write from now on keeps the events it needs;
 - scheduler (corridorquest/scheduler): the periodic sweeps (clocks, digests, clean-up);
 - bots (corridorquest/bot_play): the bots' moves, computed in worker processes;
+- analyses (services/analysis_runs.py): their worker process, started on the first
+  request, stopped here;
 - live (corridorquest/live): the event streams; on PostgreSQL, the relay between
   processes.
 
@@ -19,6 +21,7 @@ from corridorquest.bot_play.driver import BotDriver, start_bots
 from corridorquest.live import LiveService, start_live
 from corridorquest.notify.worker import NotifyWorker, start_notifications
 from corridorquest.scheduler import Scheduler, start_scheduler
+from corridorquest.services import analysis_runs
 from corridorquest.services.context import ServiceContext
 
 
@@ -53,5 +56,6 @@ class SideRooms:
         """After the server stopped serving (the streams ended before)."""
         if self.bots is not None:
             await self.bots.stop()
+        analysis_runs.shutdown()  # the analyses' worker process, if one was started
         await self.scheduler.stop()
         await self.notifier.stop()
