@@ -32,6 +32,7 @@ from corridorquest.api import (
     sessions,
     streams,
     swagger_assets,
+    tournaments,
     trading,
     users,
 )
@@ -58,6 +59,7 @@ BLUEPRINTS: list[Blueprint] = [
     sessions.bp,
     sessions.verifications_bp,
     streams.bp,
+    tournaments.bp,
 ]
 
 

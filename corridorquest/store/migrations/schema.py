@@ -22,6 +22,10 @@ from corridorquest.store.models import (
     OutboxItem,
     PasswordRequest,
     SignupRequest,
+    Tournament,
+    TournamentEntrant,
+    TournamentGame,
+    TournamentRound,
     UserRating,
     WallOffer,
 )
@@ -112,3 +116,9 @@ def imported_games(db: pw.Database) -> None:
 
 def game_analyses(db: pw.Database) -> None:
     db.create_tables([GameAnalysis], safe=True)
+
+
+def tournaments(db: pw.Database) -> None:
+    db.create_tables(
+        [Tournament, TournamentEntrant, TournamentRound, TournamentGame], safe=True
+    )
