@@ -116,7 +116,7 @@ async def show(request: Request, tournament_id: int) -> HTTPResponse:
 @bp.post("/<tournament_id:int>/join")
 @documented(
     "Enter a tournament that has not started", tag=TAG, ok=(201, TournamentOut),
-    errors=(404, 409),
+    errors=(404, 409, 422),
 )
 @IDEMPOTENCY
 async def join(request: Request, tournament_id: int) -> HTTPResponse:
@@ -130,7 +130,7 @@ async def join(request: Request, tournament_id: int) -> HTTPResponse:
 @documented(
     "Leave a tournament (once started: withdraw, forfeiting the game being played and "
     "every later one)",
-    tag=TAG, ok=(200, TournamentOut), errors=(404, 409),
+    tag=TAG, ok=(200, TournamentOut), errors=(404, 409, 422),
 )
 @IDEMPOTENCY
 async def leave(request: Request, tournament_id: int) -> HTTPResponse:
@@ -157,7 +157,7 @@ async def add_bot(request: Request, tournament_id: int) -> HTTPResponse:
 @bp.post("/<tournament_id:int>/remove")
 @documented(
     "Take an entrant out (the tournament's admin; once started, a withdrawal)",
-    tag=TAG, ok=(200, TournamentOut), body=RemoveIn, errors=(403, 404, 409),
+    tag=TAG, ok=(200, TournamentOut), body=RemoveIn, errors=(403, 404, 409, 422),
 )
 @IDEMPOTENCY
 async def remove(request: Request, tournament_id: int) -> HTTPResponse:
@@ -171,7 +171,7 @@ async def remove(request: Request, tournament_id: int) -> HTTPResponse:
 @bp.post("/<tournament_id:int>/start")
 @documented(
     "Start a tournament (its admin): the server makes and starts the first round's games",
-    tag=TAG, ok=(200, TournamentOut), errors=(403, 404, 409),
+    tag=TAG, ok=(200, TournamentOut), errors=(403, 404, 409, 422),
 )
 @IDEMPOTENCY
 async def start(request: Request, tournament_id: int) -> HTTPResponse:
