@@ -92,7 +92,7 @@ def _require_entering(tournament: Tournament) -> None:
     if tournament.status != "entering":
         raise Conflict(
             "tournament_started" if tournament.status == "started" else "tournament_finished",
-            f"tournament {tournament.id} is {tournament.status}: its entrants are set",
+            f"tournament {tournament.id} has {tournament.status}: its entrants are set",
         )
 
 
