@@ -12,7 +12,9 @@ from typing import Any
 import httpx
 import pytest
 
+from corridorquest.store.models import Game, User
 from tests.support.games import get_game
+from tests.support.rated_games import in_store
 from tests.support.server import RunningServer, running_server
 from tests.support.users import auth, insert_user
 
@@ -22,7 +24,9 @@ NAMES = ["ann", "bob", "cid", "dee", "eve"]
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     # BOT_WORKERS=0: no bot plays, the games stay as the server made them
-    with running_server(tmp_path_factory.mktemp("server"), BOT_WORKERS=0) as running:
+    with running_server(
+        tmp_path_factory.mktemp("server"), BOT_WORKERS=0, SCHEDULER_INTERVAL="1s"
+    ) as running:
         yield running
 
 
@@ -143,3 +147,35 @@ def test_round_robin_starts_its_first_round_and_a_withdrawal_forfeits(
         for later in played["games"]:
             if quitter in later["players"]:
                 assert later["game_id"] is None and later["forfeited"] == [quitter]
+
+
+def test_a_game_ended_without_an_event_is_caught_up_by_the_sweep(
+    server: RunningServer, client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    """As after a restart, or a process that died between the commit and the nudge: the
+    game's end is in the database only; the scheduler's sweep makes the next round."""
+    cid = tokens["cid"]
+    tid = new(client, cid, name="Sweep", kind="round_robin", size=5)["id"]
+    for name in ("cid", "dee", "eve"):
+        assert post(client, tokens[name], f"/tournaments/{tid}/join").status_code == 201
+    view = post(client, cid, f"/tournaments/{tid}/start").json()
+    table = view["pairings"][0]["games"][0]
+    winner = table["players"][1]
+
+    def finish() -> None:
+        user = User.get(User.username == winner)
+        Game.update(status="finished", winner=user.id, turn_user=None).where(
+            Game.id == table["game_id"]
+        ).execute()
+
+    in_store(server.database_url, finish)
+    deadline = time.monotonic() + 10
+    while (view := show(client, cid, tid))["round"] < 2:
+        assert time.monotonic() < deadline, "the sweep did not make round 2"
+        time.sleep(0.2)
+    first = view["pairings"][0]["games"][0]
+    assert first["status"] == "settled" and first["winner"] == winner
+    assert len(view["pairings"]) == 2, "round 2 made once"
+    second = view["pairings"][1]
+    assert second["games"][0]["game_id"] is not None
+    assert get_game(client, cid, second["games"][0]["game_id"])["status"] == "started"
