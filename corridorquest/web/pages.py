@@ -13,6 +13,9 @@
   cycling: tv.py;
 - `/users/{name}`: a player's ratings in both pools with a graph of each (rating_graph):
   profile.py; `/leaderboard`: the highest ratings of both pools: rating_leaderboard.py;
+- `/tournaments` and `/tournaments/{id}`: the tournaments, one's standings, rounds
+  and live boards' links, refreshed like the lobby (`/web/tournaments/{id}`):
+  tournament_page.py;
 - `/login`, `/logout`: login.py; `/web/static/...`: assets.py.
 
 The HTML comes from templates (templates/, through templating.py: autoescaped, strict).
@@ -33,7 +36,16 @@ from __future__ import annotations
 
 from sanic import Blueprint
 
-from corridorquest.web import assets, game_pages, lobby, login, profile, rating_leaderboard, tv
+from corridorquest.web import (
+    assets,
+    game_pages,
+    lobby,
+    login,
+    profile,
+    rating_leaderboard,
+    tournament_page,
+    tv,
+)
 from corridorquest.web.page_headers import add_page_headers
 
 bp = Blueprint("web", url_prefix="/")
@@ -46,6 +58,9 @@ ROUTES = (  # (address, method, handler)
     ("/web/games/<game_id:int>/live", "GET", game_pages.game_fragment),
     ("/users/<username:str>", "GET", profile.profile_page),
     ("/leaderboard", "GET", rating_leaderboard.leaderboard_page),
+    ("/tournaments", "GET", tournament_page.tournament_list),
+    ("/tournaments/<tournament_id:int>", "GET", tournament_page.tournament_page),
+    ("/web/tournaments/<tournament_id:int>", "GET", tournament_page.tournament_fragment),
     ("/tv", "GET", tv.tv),
     ("/web/tv/list", "GET", tv.tv_list),
     ("/web/tv/boards", "GET", tv.tv_boards),

@@ -279,4 +279,6 @@ document.addEventListener("DOMContentLoaded", () => {
   if (tv) tvPage(tv);
   const lobby = document.getElementById("lobby");
   if (lobby) lobbyPage(lobby);
+  const tournament = document.getElementById("tournament"); // refreshed as the lobby
+  if (tournament) lobbyPage(tournament);
 });
