@@ -152,3 +152,21 @@ def test_a_four_player_table_that_lost_one_player_scores_nobody() -> None:
     assert [result.points(p) for p in (1, 2, 3, 4)] == [0, 0, 0, 0]
     last = Result(1, (1, 2, 3, 4), forfeited=frozenset({2, 3, 4}))
     assert last.points(1) == 1
+
+
+def test_the_tournament_rules_are_pure() -> None:
+    """corridorquest/tournaments imports nothing of ours but the engine and itself, and
+    nothing outside the standard library (no I/O, no store, no clock of its own)."""
+    import sys
+
+    from tests.support.import_graph import imported_modules
+
+    modules = imported_modules("corridorquest.tournaments")
+    assert modules, "the tournaments package has no modules"
+    for module, names in modules.items():
+        for name in names:
+            top = name.split(".")[0]
+            ours = name.startswith(("corridorquest.engine", "corridorquest.tournaments"))
+            assert ours or (top != "corridorquest" and top in sys.stdlib_module_names), (
+                f"{module} imports {name}"
+            )
