@@ -32,7 +32,7 @@ from datetime import datetime
 from typing import Any
 
 from corridorquest.engine import assign_seats
-from corridorquest.events import Event, GameCreated
+from corridorquest.events import Event, GameCreated, TournamentPaired
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import NotFound
 from corridorquest.services.game_access import load_game
@@ -143,7 +143,8 @@ def _seed_with_first(players: int) -> int:
 
 
 def start_table(
-    tournament: Tournament, table: tuple[int, ...], events: list[Event], now: datetime
+    tournament: Tournament, table: tuple[int, ...], events: list[Event], now: datetime,
+    number: int,
 ) -> int:
     """Create and start the game of one table (inside the round's transaction)."""
     game = Game.create(
@@ -166,6 +167,9 @@ def start_table(
     loaded.game.revision = 2
     events.append(start_game(loaded, now))
     loaded.game.save()
+    events.append(TournamentPaired(
+        game_id=game.id, revision=2, tournament_id=tournament.id, round=number
+    ))
     return int(game.id)
 
 
@@ -188,7 +192,7 @@ def make_round(tournament: Tournament, events: list[Event]) -> bool:
     )
     for board, table in enumerate(pairing.tables, start=1):
         out = [p for p in table if p in withdrawn]
-        game_id = None if out else start_table(tournament, table, events, now)
+        game_id = None if out else start_table(tournament, table, events, now, number)
         TournamentGame.create(
             tournament=tournament.id,
             round=number,

@@ -16,7 +16,7 @@ from corridorquest.store.models import Game, User
 from tests.support.games import get_game
 from tests.support.rated_games import in_store
 from tests.support.server import RunningServer, running_server
-from tests.support.users import auth, insert_user
+from tests.support.users import auth, insert_user, mail_text, mails_to, wait_for_mail
 
 NAMES = ["ann", "bob", "cid", "dee", "eve"]
 
@@ -107,7 +107,7 @@ def test_entering_and_the_admins_rights(client: httpx.Client, tokens: dict[str, 
 
 
 def test_round_robin_starts_its_first_round_and_a_withdrawal_forfeits(
-    client: httpx.Client, tokens: dict[str, str]
+    server: RunningServer, client: httpx.Client, tokens: dict[str, str]
 ) -> None:
     ann = tokens["ann"]
     tid = new(client, ann, name="Round robin", kind="round_robin", size=5)["id"]
@@ -124,6 +124,16 @@ def test_round_robin_starts_its_first_round_and_a_withdrawal_forfeits(
     assert game["status"] == "started" and game["size"] == 5
     assert sorted(s["username"] for s in game["seats"]) == sorted(table["players"])
     assert game["turn_username"] == table["players"][0], "the first listed moves first"
+    # each paired player is told whom they play (one mail: the pairing, not the start)
+    first_mover, second_mover = table["players"]
+    subject = f"Round robin, round 1: game {table['game_id']}"
+    for me, other in ((first_mover, second_mover), (second_mover, first_mover)):
+        mail = mail_text(wait_for_mail(server.mail_dir, f"{me}@example.test", subject=subject))
+        assert (f"Tournament Round robin, round 1: you play {other} in game "
+                f"{table['game_id']} (2 players, 5x5)." in mail), mail
+        assert ("It is your turn." in mail) == (me == first_mover), mail
+        started = f"game {table['game_id']} started"
+        assert mails_to(server.mail_dir, f"{me}@example.test", started) == []
     late = post(client, tokens["dee"], f"/tournaments/{tid}/join")
     assert (late.status_code, late.json()["reason"]) == (409, "tournament_started")
     # the first player of the table withdraws: its game is cancelled, the other wins
