@@ -189,3 +189,22 @@ def test_a_game_ended_without_an_event_is_caught_up_by_the_sweep(
     second = view["pairings"][1]
     assert second["games"][0]["game_id"] is not None
     assert get_game(client, cid, second["games"][0]["game_id"])["status"] == "started"
+
+
+def test_tables_of_four_seat_four_and_give_the_rest_a_bye(
+    client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    eve = tokens["eve"]
+    tid = new(client, eve, name="Fours", kind="swiss", rounds=2, players=4, size=7)["id"]
+    for name in NAMES:
+        assert post(client, tokens[name], f"/tournaments/{tid}/join").status_code == 201
+    view = post(client, eve, f"/tournaments/{tid}/start").json()
+    first = view["pairings"][0]
+    assert len(first["games"]) == 1 and first["byes"] == ["eve"], "the last entered sits out"
+    table = first["games"][0]
+    game = get_game(client, eve, table["game_id"])
+    assert game["players"] == 4 and game["status"] == "started" and game["size"] == 7
+    assert sorted(s["username"] for s in game["seats"]) == sorted(table["players"])
+    assert game["turn_username"] == table["players"][0]
+    points = {line["username"]: line["points"] for line in view["standings"]}
+    assert points["eve"] == 1, "a bye counts 1"
