@@ -1,5 +1,6 @@
-"""Logging in to watch (WEB_WATCH_WITHOUT_LOGIN=false): `/login` sets a session cookie
-that counts for GET requests only; `/logout` ends the session."""
+"""Logging in from a browser: `/login` sets the session cookie (reads count with it
+alone, writes with the write token of `/web/csrf` too, see callers.py); `/logout` ends
+the session."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sanic import Request
-from sanic.response import HTTPResponse, html, redirect
+from sanic.response import HTTPResponse, html, json, redirect
 from sanic_ext import openapi
 
 from corridorquest.callers import (
@@ -15,7 +16,9 @@ from corridorquest.callers import (
     SESSION_COOKIE,
     client_address,
     cookie_secure,
+    require_user,
     services,
+    write_token,
 )
 from corridorquest.services import sessions
 from corridorquest.services.auth import authenticate
@@ -75,4 +78,17 @@ async def logout(request: Request) -> HTTPResponse:
             await sessions.logout(services(request), user)
     response = redirect("/", status=303)
     response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@openapi.exclude()
+async def csrf(request: Request) -> HTTPResponse:
+    """The write token of the browser's session, for the pages' script to send with its
+    writes (`X-CSRF-Token`, see callers.py). A GET with the cookie: only this site's pages
+    can read the answer (the API sends no CORS headers)."""
+    user = await require_user(request)
+    del user  # logged in: the cookie is a live session
+    token = str(request.cookies.get(SESSION_COOKIE, "") or "")
+    response = json({"csrf_token": write_token(token) if token else ""})
+    response.headers["Cache-Control"] = "no-store"
     return response

@@ -13,7 +13,8 @@
   cycling: tv.py;
 - `/users/{name}`: a player's ratings in both pools with a graph of each (rating_graph):
   profile.py; `/leaderboard`: the highest ratings of both pools: rating_leaderboard.py;
-- `/login`, `/logout`: login.py; `/web/static/...`: assets.py.
+- `/login`, `/logout`, `/web/csrf` (the write token the pages' script sends with its
+  writes to the API, see callers.py): login.py; `/web/static/...`: assets.py.
 
 The HTML comes from templates (templates/, through templating.py: autoescaped, strict).
 Every answer carries the pages' security headers (page_headers.py): no inline script or
@@ -26,7 +27,7 @@ URLs answer 404 except to their players and to whoever opens the game's join lin
 invitation code, `?code=`); a waiting game's page shows its join link as a QR code
 (join_qr.py; a private game's to its players only). With
 WEB_WATCH_WITHOUT_LOGIN=false the pages ask for a login (`/login` sets a session cookie
-that counts for GET requests only).
+that counts for reads; writes need the write token of `/web/csrf` too).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ ROUTES = (  # (address, method, handler)
     ("/login", "GET", login.login_page),
     ("/login", "POST", login.login),
     ("/logout", "POST", login.logout),
+    ("/web/csrf", "GET", login.csrf),
     ("/favicon.ico", "GET", assets.favicon),
     ("/web/static/<name:str>", "GET", assets.asset),
 )
