@@ -12,6 +12,7 @@ from tests.support.server import RunningServer
 from tests.support.users import CODE_SUBJECTS, DEFAULT_PASSWORD, insert_users, latest_code, mails_to
 
 NEW_PASSWORD = "a much newer secret"
+JOIN_LINK = "/games/7?code=k3J9&x=1"  # a private game's join link, where a signup goes on to
 
 
 def _browser(server: RunningServer) -> httpx.Client:
@@ -36,20 +37,21 @@ def test_signup_then_the_code_logs_the_browser_in_and_goes_on_to_next(
     server: RunningServer,
 ) -> None:
     with _browser(server) as browser:
-        started = _signup(browser, "pia", "/games/7")
+        started = _signup(browser, "pia", JOIN_LINK)
         assert started.status_code == 303, started.text
-        assert started.headers["location"] == "/verify?next=/games/7"
-        page = browser.get("/verify?next=/games/7")
+        assert started.headers["location"] == "/verify?next=/games/7%3Fcode%3Dk3J9%26x%3D1"
+        page = browser.get(started.headers["location"])
+        assert f'name="next" value="{JOIN_LINK.replace("&", "&amp;")}"' in page.text
         assert "pia@example.test" in page.text and 'action="/verify"' in page.text
         code = latest_code(server.mail_dir, "pia@example.test")
-        form = {"code": _wrong(code), "password": DEFAULT_PASSWORD, "next": "/games/7"}
+        form = {"code": _wrong(code), "password": DEFAULT_PASSWORD, "next": JOIN_LINK}
         wrong = browser.post("/verify", data=form)
         assert wrong.status_code == 422
         assert "wrong verification code (2 attempts left" in wrong.text
         assert _me(browser).status_code == 401  # not logged in
         done = browser.post("/verify", data={**form, "code": code})
         assert done.status_code == 303, done.text
-        assert done.headers["location"] == "/games/7"
+        assert done.headers["location"] == JOIN_LINK
         me = _me(browser)
         assert me.status_code == 200 and me.json()["username"] == "pia"
         assert "cq_signup" not in browser.cookies  # the token is spent: let go
@@ -162,3 +164,18 @@ def test_the_header_offers_sign_up_and_log_in_when_logged_out(server: RunningSer
     page = httpx.get(server.base_url + "/", timeout=10)
     assert '<a href="/signup">Sign up</a>' in page.text
     assert '<a href="/login">Log in</a>' in page.text
+
+
+def test_the_account_pages_send_the_pages_policy_and_hold_no_inline_code(
+    server: RunningServer,
+) -> None:
+    for path in ("/signup", "/verify", "/forgot", "/reset", "/web/static/lobby.js"):
+        answer = httpx.get(server.base_url + path, timeout=10)
+        assert answer.status_code == 200, path
+        policy = answer.headers.get("content-security-policy", "")
+        assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy, path
+        assert answer.headers.get("x-frame-options") == "DENY", path
+        if path.endswith(".js"):
+            continue
+        assert " style=" not in answer.text and " onclick=" not in answer.text, path
+        assert "<script>" not in answer.text, path
