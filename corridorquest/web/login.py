@@ -100,7 +100,12 @@ async def logout(request: Request) -> HTTPResponse:
         else:
             await sessions.logout(services(request), user)
     response = redirect("/", status=303)
-    response.delete_cookie(SESSION_COOKIE, path="/")
+    # expired with the attributes it was set with: a removal marked Secure (Sanic's
+    # delete_cookie) is ignored by browsers over plain HTTP, a LAN party's server
+    response.add_cookie(
+        SESSION_COOKIE, "", httponly=True, samesite="Strict", path="/", max_age=0,
+        secure=cookie_secure(request),
+    )
     return response
 
 

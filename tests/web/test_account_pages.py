@@ -179,3 +179,17 @@ def test_the_account_pages_send_the_pages_policy_and_hold_no_inline_code(
             continue
         assert " style=" not in answer.text and " onclick=" not in answer.text, path
         assert "<script>" not in answer.text, path
+
+
+def test_logging_out_over_plain_http_removes_the_cookie(server: RunningServer) -> None:
+    insert_users(server.database_url, ["wes"])
+    with _browser(server) as browser:
+        login = browser.post("/login", data={"username": "wes", "password": DEFAULT_PASSWORD})
+        assert login.status_code == 303
+        out = browser.post("/logout")
+        assert out.status_code == 303
+        removal = [c for c in out.headers.get_list("set-cookie") if c.startswith("cq_session=")]
+        assert removal and "Max-Age=0" in removal[0]
+        # a browser drops a removal marked Secure that comes over plain HTTP
+        assert "secure" not in removal[0].lower()
+        assert "cq_session" not in browser.cookies
