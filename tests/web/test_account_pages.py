@@ -162,8 +162,9 @@ def test_next_stays_on_this_server(asked: str, goes: str) -> None:
 
 def test_the_header_offers_sign_up_and_log_in_when_logged_out(server: RunningServer) -> None:
     page = httpx.get(server.base_url + "/", timeout=10)
-    assert '<a href="/signup">Sign up</a>' in page.text
-    assert '<a href="/login">Log in</a>' in page.text
+    assert '<a href="/signup?next=/">Sign up</a> <a href="/login?next=/">Log in</a>' in page.text
+    tv = httpx.get(server.base_url + "/tv", timeout=10)  # a page that does not say where
+    assert '<a href="/signup">Sign up</a> <a href="/login">Log in</a>' in tv.text
 
 
 def test_the_account_pages_send_the_pages_policy_and_hold_no_inline_code(
