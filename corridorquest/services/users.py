@@ -62,6 +62,7 @@ def public_view(user: User) -> dict[str, Any]:
         "description": user.description,
         "is_admin": user.is_admin,
         "bot": None if user.bot_level is None else {"level": user.bot_level},
+        "guest": bool(user.guest),
         "created_at": iso(user.created_at),
     }
 
