@@ -30,8 +30,6 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
-import peewee as pw
-
 from corridorquest.events import Event
 from corridorquest.security import policy
 from corridorquest.security.ratelimit import RateLimit
@@ -189,20 +187,16 @@ def idle_guests(
     """Guests without play for `after_seconds`: created before, no request of a session
     since, no move since (inside a transaction); `only`: that user, if it is one."""
     cutoff = utcnow() - timedelta(seconds=after_seconds)
-    recent_session = Session.select(Session.id).where(
-        (Session.user == User.id) & (Session.last_seen_at > cutoff)
-    )
-    recent_move = GameAction.select(GameAction.id).where(
-        (GameAction.user == User.id) & (GameAction.at > cutoff)
-    )
+    recent_session = Session.select(Session.user).where(Session.last_seen_at > cutoff)
+    recent_move = GameAction.select(GameAction.user).where(GameAction.at > cutoff)
     query = (
         User.select(User.id)
         .where(
             (User.guest == True)  # noqa: E712
             & User.email.endswith(GUEST_DOMAIN)  # not removed yet (deleted.invalid)
             & (User.created_at <= cutoff)
-            & ~pw.fn.EXISTS(recent_session)
-            & ~pw.fn.EXISTS(recent_move)
+            & User.id.not_in(recent_session)
+            & User.id.not_in(recent_move)
         )
         .order_by(User.id)
         .limit(limit)
