@@ -34,7 +34,16 @@ from __future__ import annotations
 
 from sanic import Blueprint
 
-from corridorquest.web import assets, game_pages, lobby, login, profile, rating_leaderboard, tv
+from corridorquest.web import (
+    assets,
+    game_pages,
+    lobby,
+    login,
+    profile,
+    rating_leaderboard,
+    seating,
+    tv,
+)
 from corridorquest.web.page_headers import add_page_headers
 
 bp = Blueprint("web", url_prefix="/")
@@ -45,6 +54,7 @@ ROUTES = (  # (address, method, handler)
     ("/web/lobby", "GET", lobby.lobby_fragment),
     ("/games/<game_id:int>", "GET", game_pages.game_page),
     ("/web/games/<game_id:int>/live", "GET", game_pages.game_fragment),
+    ("/web/games/<game_id:int>/guest", "POST", seating.guest_seat),
     ("/users/<username:str>", "GET", profile.profile_page),
     ("/leaderboard", "GET", rating_leaderboard.leaderboard_page),
     ("/tv", "GET", tv.tv),
