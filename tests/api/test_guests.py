@@ -12,8 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
 from corridorquest.callers import SESSION_COOKIE, write_token
+from corridorquest.cli import main
 from tests.support.finishing_games import TWO_PLAYER_SCRIPT
 from tests.support.games import join, new_game
 from tests.support.rated_games import finish, seeded_game
@@ -184,6 +186,9 @@ def test_guests_without_play_are_purged_and_their_finished_games_keep_a_placehol
         left = api.get(f"/games/{waiting['id']}", headers=auth(host)).json()
         assert left["waiting_players"] == ["phost"]
         new_guest(api, "pia")  # the name is free again
-        # a game's play after the removal: the placeholder is never rated either
         rated = api.get(f"/games/{game['id']}/ratings", headers=auth(host)).json()
         assert rated["rated"] is False
+        # every rating computed again: the removed guest's game stays unrated
+        again = CliRunner().invoke(main, ["rerate"], env={"DATABASE_URL": server.database_url})
+        assert again.exit_code == 0, again.output
+        assert again.output.strip() == "rerated 0 finished games"
