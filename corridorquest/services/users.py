@@ -253,6 +253,12 @@ def _usable(user: User | None, username: str) -> User:
         raise Forbidden(
             "account_unverified", "this account is not verified yet: verify the signup code first"
         )
+    if user.guest:  # no e-mail, no password (services/guests.py) until an admin converts it
+        raise Forbidden(
+            "guest_account",
+            f"{user.username} is a guest: it has no e-mail address or password; a server "
+            "administrator can make it a full account (cq-admin user convert)",
+        )
     return user
 
 

@@ -76,7 +76,12 @@ def test_a_guest_needs_only_a_name_and_its_name_is_taken_while_it_exists(
     assert person.status_code == 409 and person.json()["reason"] == "username_taken"
     bad = api.post("/guests", json={"username": "9lives"})
     assert bad.status_code == 422 and bad.json()["reason"] == "invalid_username"
-    # no password: a login as the guest fails whatever it sends
+    # no e-mail, no password: none can be set, and a login as the guest always fails
+    for path, body in (("/users/gina/password", {"new_password": PASSWORD}),
+                       ("/users/me/email", {"email": "gina@example.test"})):
+        refused = api.post(path, json=body, headers=auth(token))
+        assert refused.status_code == 403 and refused.json()["reason"] == "guest_account", path
+    assert api.get("/users/me", headers=auth(token)).json()["email"].endswith(".invalid")
     login = api.post(
         "/sessions", json={"username": "gina", "password": "!guest: no password login"}
     )
