@@ -13,6 +13,9 @@
   cycling: tv.py;
 - `/users/{name}`: a player's ratings in both pools with a graph of each (rating_graph):
   profile.py; `/leaderboard`: the highest ratings of both pools: rating_leaderboard.py;
+- a waiting game's seat panel (take a seat; with GUESTS=on play as a guest, whose one
+  write `/web/games/{id}/guest` creates the guest, seats it and sets its cookie):
+  seating.py;
 - `/login`, `/logout`, `/web/csrf` (the write token the pages' script sends with its
   writes to the API, see callers.py): login.py; `/web/static/...`: assets.py.
 
