@@ -13,6 +13,9 @@
   cycling: tv.py;
 - `/users/{name}`: a player's ratings in both pools with a graph of each (rating_graph):
   profile.py; `/leaderboard`: the highest ratings of both pools: rating_leaderboard.py;
+- a waiting game's seat panel (take a seat; with GUESTS=on play as a guest, whose one
+  write `/web/games/{id}/guest` creates the guest, seats it and sets its cookie):
+  seating.py;
 - `/login`, `/logout`, `/web/csrf` (the write token the pages' script sends with its
   writes to the API, see callers.py): login.py; `/signup`, `/verify` (and
   `/verify/resend`): accounts.py; `/forgot`, `/reset`: accounts_reset.py;
@@ -45,6 +48,7 @@ from corridorquest.web import (
     login,
     profile,
     rating_leaderboard,
+    seating,
     tv,
 )
 from corridorquest.web.page_headers import add_page_headers
@@ -57,6 +61,7 @@ ROUTES = (  # (address, method, handler)
     ("/web/lobby", "GET", lobby.lobby_fragment),
     ("/games/<game_id:int>", "GET", game_pages.game_page),
     ("/web/games/<game_id:int>/live", "GET", game_pages.game_fragment),
+    ("/web/games/<game_id:int>/guest", "POST", seating.guest_seat),
     ("/users/<username:str>", "GET", profile.profile_page),
     ("/leaderboard", "GET", rating_leaderboard.leaderboard_page),
     ("/tv", "GET", tv.tv),
