@@ -31,6 +31,7 @@ def test_every_command_has_help(cq: Cq, path: list[str]) -> None:
 def test_command_tree_matches_the_manual() -> None:
     assert set(cli.commands) == {"signup", "login", "logout", "verify", "server", "user",
                                  "profile", "game",
+                                 "leaderboard",  # issue 28: as `cq game leaderboard`
                                  "tournament"}  # issue 30: tournaments
     tournament = cli.commands["tournament"]
     assert isinstance(tournament, click.Group)

@@ -118,6 +118,10 @@ def game_analyses(db: pw.Database) -> None:
     db.create_tables([GameAnalysis], safe=True)
 
 
+def guest_mark(db: pw.Database) -> None:
+    add_column_if_missing(db, "user", "guest", pw.BooleanField(default=False))
+
+
 def tournaments(db: pw.Database) -> None:
     db.create_tables(
         [Tournament, TournamentEntrant, TournamentRound, TournamentGame], safe=True
