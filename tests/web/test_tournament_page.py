@@ -75,7 +75,9 @@ def test_chromium_renders_the_page_and_follows_a_withdrawal(
         console: list[str] = []
         page.on("console", lambda message: console.append(message.text))
         page.add_init_script(RECORD)
-        page.goto(f"{server.base_url}/tournaments")
+        page.goto(f"{server.base_url}/")
+        page.click('header a[href="/tournaments"]')  # every page's header leads there
+        page.wait_for_url(f"{server.base_url}/tournaments")
         page.click(f'a[href="/tournaments/{tid}"]')
         page.wait_for_url(f"{server.base_url}/tournaments/{tid}")
         assert page.inner_text("h1") == "Friday <b>night</b>"
