@@ -82,11 +82,26 @@ def test_two_players_play_a_5x5_game_to_the_end_with_clicks_and_a_third_watches(
     contexts, tokens = {}, {}
     for name in ("plana", "planb"):
         contexts[name], tokens[name] = logged_in(browser, server, name)
-    game = started(server, tokens, size=5)
+    with httpx.Client(base_url=server.api, timeout=10) as api:
+        made = api.post("/games", json={"players": 2, "size": 5}, headers=auth(tokens["plana"]))
+        assert made.status_code == 201, made.text
+        waiting = contexts["plana"].new_page()  # its creator waits on the game's page
+        waiting.goto(f"{server.base_url}/games/{made.json()['id']}")
+        waiting.wait_for_selector("#board")
+        assert waiting.locator("#play").count() == 0
+        time.sleep(0.5)  # its stream is open
+        joined = api.post(f"/games/{made.json()['id']}/players", json={},
+                          headers=auth(tokens["planb"]))
+        assert joined.status_code == 201, joined.text
+        game = joined.json()
     seats = {s["seat"]: s["username"] for s in game["seats"]}
     first, second = game["turn"], "south" if game["turn"] == "north" else "north"
     pages = {}
     for seat, name in seats.items():
+        if name == "plana":  # the game started: the waiting page plays now
+            waiting.wait_for_selector("#play", timeout=5000)
+            pages[seat] = waiting
+            continue
         pages[seat] = contexts[name].new_page()
         pages[seat].goto(f"{server.base_url}/games/{game['id']}")
     watcher = browser.new_page()  # nobody logged in: a spectator (WEB_WATCH_WITHOUT_LOGIN)

@@ -254,8 +254,21 @@ function playPage(main, play) {
   refresh();
 }
 
+// A live page without the controls (a waiting game, or a watcher): when a board of a
+// game this user now plays comes (the game started with this user seated), the page
+// is loaded again, with them.
+function seatedLater(main) {
+  const live = document.getElementById("live");
+  new MutationObserver(() => {
+    const board = document.getElementById("board");
+    if (board && board.dataset.seat) window.location.reload();
+  }).observe(live, { childList: true });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   const main = document.getElementById("game");
+  if (!main) return;
   const play = document.getElementById("play");
-  if (main && play) playPage(main, play);
+  if (play) playPage(main, play);
+  else if (main.dataset.live === "yes") seatedLater(main);
 });
