@@ -211,3 +211,20 @@ def test_a_phone_plays_a_move_and_a_wall_by_touch(server: RunningServer, browser
     assert [w["wall"] for w in walls] == ["d5h"]
     phone.close()
     other.close()
+
+
+def test_a_17x17_board_fits_a_laptop_screen(server: RunningServer, browser: Browser) -> None:
+    insert_users(server.database_url, ["biga", "bigb"])
+    laptop, mine = logged_in(browser, server, "biga", viewport={"width": 1366, "height": 768})
+    other, theirs = logged_in(browser, server, "bigb")
+    game = started(server, {"biga": mine, "bigb": theirs}, size=17)
+    page = laptop.new_page()
+    page.goto(f"{server.base_url}/games/{game['id']}")
+    page.wait_for_selector("#board svg .hit-square")
+    board = page.locator("#board svg").bounding_box()
+    square = page.locator('#board [data-to="a1"]').bounding_box()
+    assert board is not None and square is not None
+    assert board["y"] + board["height"] <= 768  # the whole board at once, under the title
+    assert square["width"] >= 24, square  # squares large enough for a mouse
+    laptop.close()
+    other.close()

@@ -23,6 +23,7 @@ function playPage(main, play) {
   let asked = 0; // the number of the last legal-actions request (older answers are dropped)
   let pending = null; // the wall previewed by a first tap on a touch screen
   let busy = false;
+  let seenRevision = null; // the revision of the last board marked
   let touch = false; // the last pointer was a finger (or a pen): a wall needs a second tap
   const declined = new Set(); // offers declined here (they stay open on the server)
 
@@ -52,6 +53,10 @@ function playPage(main, play) {
     if (shown.dataset.status !== main.dataset.status) { // started, finished, cancelled
       window.location.reload();
       return;
+    }
+    if (shown.dataset.revision !== seenRevision) { // the game moved on: an old refusal goes
+      seenRevision = shown.dataset.revision;
+      status.dataset.refused = "no";
     }
     pending = null;
     legal = null;
