@@ -89,6 +89,7 @@ def test_two_players_play_a_5x5_game_to_the_end_with_clicks_and_a_third_watches(
         waiting.goto(f"{server.base_url}/games/{made.json()['id']}")
         waiting.wait_for_selector("#board")
         assert waiting.locator("#play").count() == 0
+        waiting.evaluate("window.notReloaded = true")
         time.sleep(0.5)  # its stream is open
         joined = api.post(f"/games/{made.json()['id']}/players", json={},
                           headers=auth(tokens["planb"]))
@@ -100,6 +101,7 @@ def test_two_players_play_a_5x5_game_to_the_end_with_clicks_and_a_third_watches(
     for seat, name in seats.items():
         if name == "plana":  # the game started: the waiting page plays now
             waiting.wait_for_selector("#play", timeout=5000)
+            assert waiting.evaluate("window.notReloaded") is True  # live, no reload
             pages[seat] = waiting
             continue
         pages[seat] = contexts[name].new_page()

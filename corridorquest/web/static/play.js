@@ -260,14 +260,32 @@ function playPage(main, play) {
 }
 
 // A live page without the controls (a waiting game, or a watcher): when a board of a
-// game this user now plays comes (the game started with this user seated), the page
-// is loaded again, with them.
+// game this user now plays comes (the game started with this user seated), the page's
+// controls are fetched (the page anew, of which only the `#play` section is taken) and
+// put under the board: the page plays from then on, without a reload.
 function seatedLater(main) {
   const live = document.getElementById("live");
-  new MutationObserver(() => {
+  let fetching = false;
+  const observer = new MutationObserver(() => {
     const board = document.getElementById("board");
-    if (board && board.dataset.seat) window.location.reload();
-  }).observe(live, { childList: true });
+    if (fetching || !board || !board.dataset.seat) return;
+    fetching = true;
+    fetch(window.location.href, { credentials: "same-origin" })
+      .then((answer) => (answer.ok ? answer.text() : null))
+      .then((text) => {
+        const fresh = text && new DOMParser().parseFromString(text, "text/html");
+        const freshMain = fresh && fresh.getElementById("game");
+        const freshPlay = fresh && fresh.getElementById("play");
+        if (!freshMain || !freshPlay) { fetching = false; return; }
+        observer.disconnect();
+        main.className = freshMain.className;
+        main.dataset.status = freshMain.dataset.status;
+        live.after(document.importNode(freshPlay, true));
+        playPage(main, document.getElementById("play"));
+      })
+      .catch(() => { fetching = false; });
+  });
+  observer.observe(live, { childList: true });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
