@@ -97,9 +97,9 @@ def playing(user: CurrentUser, view: dict[str, Any]) -> str | None:
 async def live_values(request: Request, user: CurrentUser, view: dict[str, Any],
                       best: dict[str, Any] | None = None) -> dict[str, Any]:
     """The values of game_live.html: the board and the panel of `view`; `best`: a replay
-    step's analysis row (web/best_values.py), its best action drawn on the board; `seat`:
-    the watcher's seat when it plays the game now (its board has hit targets, the panel
-    the open offers it may take)."""
+    step's analysis row (web/best_values.py), its best action drawn on the board;
+    `play_seat`: the watcher's seat when it plays the game now (its board has hit targets,
+    the panel the open offers it may take)."""
     seat = playing(user, view)
     code = page_code(request)  # a private game's page opened with its join link
     listed = (await messages.list_messages(services(request), user, view["id"], 0, code))[
@@ -111,7 +111,7 @@ async def live_values(request: Request, user: CurrentUser, view: dict[str, Any],
         # our own SVG, escaped inside
         "board": Markup(board_svg(view, standalone=False, overlay=best_outline(
             view, best["best"], best.get("seat")) if best else (), targets=seat is not None)),
-        "seat": seat,
+        "play_seat": seat,
         "me": user.username if seat else None,
         "others": [s["username"] for s in view.get("seats") or ()
                    if seat and s.get("username") and s["username"] != user.username],

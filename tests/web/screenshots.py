@@ -3,7 +3,8 @@
     .venv/bin/python -m tests.web.screenshots
 
 Starts the real server, plays a few games through the API (a started 2-player game, a
-4-player game with walls, a finished game) and photographs the pages in chromium.
+4-player game with walls, a finished game) and photographs the pages in chromium (the
+lobby as a logged-in player sees it).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import httpx
 
+from corridorquest.callers import SESSION_COOKIE
 from tests.api.mode_helpers import act, best_step, pick_wall, play_out, start
 from tests.support.server import running_server
 from tests.support.users import insert_user
@@ -50,11 +52,20 @@ def main() -> None:
                 "Authorization": f"Bearer {tokens['bob']}"})
         with browser_page() as browser:
             page = browser.new_page(viewport={"width": 1200, "height": 800})
-            for name, path in (("lobby", "/"), ("game", f"/games/{four.id}"),
+            for name, path in (("game", f"/games/{four.id}"),
                                ("replay", f"/games/{done.id}?at=5")):
                 page.goto(server.base_url + path)
                 time.sleep(0.5)
                 page.screenshot(path=str(OUT / f"web-{name}.png"))
+            # the lobby of a logged-in player (alice's session cookie): the forms that
+            # play, her games with whose turn it is, the games to join and to watch
+            alice = browser.new_context(viewport={"width": 1200, "height": 800})
+            alice.add_cookies([{"name": SESSION_COOKIE, "value": tokens["alice"],
+                                "url": server.base_url}])
+            page = alice.new_page()
+            page.goto(server.base_url + "/")
+            time.sleep(0.5)
+            page.screenshot(path=str(OUT / "web-lobby.png"), full_page=True)
             page = browser.new_page(viewport={"width": 1600, "height": 900})
             page.goto(server.base_url + "/tv")
             time.sleep(0.5)

@@ -229,10 +229,12 @@ def test_a_17x17_board_fits_a_laptop_screen(server: RunningServer, browser: Brow
     page = laptop.new_page()
     page.goto(f"{server.base_url}/games/{game['id']}")
     page.wait_for_selector("#board svg .hit-square")
+    page.wait_for_function(  # the page's script has marked the board: it is laid out
+        "() => !document.querySelector('#play-status').textContent.startsWith('You play')")
     board = page.locator("#board svg").bounding_box()
     square = page.locator('#board [data-to="a1"]').bounding_box()
     assert board is not None and square is not None
-    assert board["y"] + board["height"] <= 768  # the whole board at once, under the title
+    assert board["y"] + board["height"] <= 768, board  # the whole board, under the title
     assert square["width"] >= 24, square  # squares large enough for a mouse
     laptop.close()
     other.close()
