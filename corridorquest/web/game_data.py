@@ -76,10 +76,31 @@ async def step_view(
     return view
 
 
+def seat_of(user: CurrentUser, view: dict[str, Any]) -> str | None:
+    """The seat `user` plays in the game `view` (None: not a seated player)."""
+    if not getattr(user, "id", None):
+        return None
+    for seat in view.get("seats") or ():
+        if seat.get("username") == user.username:
+            return str(seat["seat"])
+    return None
+
+
+def playing(user: CurrentUser, view: dict[str, Any]) -> str | None:
+    """The seat of `user` when it plays the game `view` on its page now (a started game,
+    not a replay's step): its board gets hit targets and the page its controls."""
+    if view["status"] != "started" or view.get("replay_step"):
+        return None
+    return seat_of(user, view)
+
+
 async def live_values(request: Request, user: CurrentUser, view: dict[str, Any],
                       best: dict[str, Any] | None = None) -> dict[str, Any]:
     """The values of game_live.html: the board and the panel of `view`; `best`: a replay
-    step's analysis row (web/best_values.py), its best action drawn on the board."""
+    step's analysis row (web/best_values.py), its best action drawn on the board;
+    `play_seat`: the watcher's seat when it plays the game now (its board has hit targets,
+    the panel the open offers it may take)."""
+    seat = playing(user, view)
     code = page_code(request)  # a private game's page opened with its join link
     listed = (await messages.list_messages(services(request), user, view["id"], 0, code))[
         "messages"
@@ -89,7 +110,11 @@ async def live_values(request: Request, user: CurrentUser, view: dict[str, Any],
         "join": join_qr(request, services(request).settings, view),  # a waiting game's QR
         # our own SVG, escaped inside
         "board": Markup(board_svg(view, standalone=False, overlay=best_outline(
-            view, best["best"], best.get("seat")) if best else ())),
+            view, best["best"], best.get("seat")) if best else (), targets=seat is not None)),
+        "play_seat": seat,
+        "me": user.username if seat else None,
+        "others": [s["username"] for s in view.get("seats") or ()
+                   if seat and s.get("username") and s["username"] != user.username],
         "best_caption": best_caption(best) if best else None,
         "online": set(view.get("online") or ()),
         "messages": listed,

@@ -1,6 +1,7 @@
 """A game: its page `/games/{id}` and the board and panel `/web/games/{id}/live` that
 the page fetches after each event of the game's stream; a finished game's replay at
-`?at=N` (each step its own address)."""
+`?at=N` (each step its own address). A seated player's page of a started game plays:
+hit targets on its board and controls under it (game_data.playing, static/play.js)."""
 
 from __future__ import annotations
 

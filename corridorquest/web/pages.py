@@ -1,4 +1,5 @@
-"""The web pages for watching (not playing): every address of them, in one table.
+"""The web pages for watching (and, on a game's page, for its seated players, playing:
+static/play.js writes to the API): every address of them, in one table.
 
 - `/`: the public games by state, refreshed every few seconds (`/web/lobby`): lobby.py;
 - `/games/{id}`: the board (board_svg), the players, the last actions and the public

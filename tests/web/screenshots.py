@@ -20,6 +20,7 @@ from tests.api.mode_helpers import act, best_step, pick_wall, play_out, start
 from tests.support.server import running_server
 from tests.support.users import insert_user
 from tests.web.browser import browser_page
+from tests.web.play_screenshots import play_screenshots
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
 
@@ -73,6 +74,7 @@ def main() -> None:
             page.goto(server.base_url + f"/games/{two.id}")
             time.sleep(0.5)
             page.screenshot(path=str(OUT / "web-game-phone.png"), full_page=True)
+        play_screenshots(server)  # a player's game page: web-game-play, web-wall-preview-phone
     print("wrote", ", ".join(sorted(p.name for p in OUT.glob("web-*.png"))))
 
 
