@@ -2,7 +2,14 @@
 live (one event stream for the screen; `/web/tv/games/{id}` after each event), games
 that start or end within TV_POLL seconds (`/web/tv/list`, then `/web/tv/boards`), pages
 cycling; beside them the join QR codes of the newest waiting public games (the same
-polling brings new ones and drops those that started)."""
+polling brings new ones and drops those that started), and in the corner the server's
+own address as a QR code (its lobby: what a phone in the room opens to sign up).
+
+The boards fill the screen: `grid(n)` picks the columns and rows for the page's n
+games that give the largest board on a landscape screen (a class of the grid; the
+style sheet, static/tv.css, sizes each board to its cell and turns the grid on a
+portrait screen); no page scrolls.
+"""
 
 from __future__ import annotations
 
@@ -29,6 +36,28 @@ TV_CYCLE = 20  # seconds before /tv shows its next page
 TV_POLL = 1.0  # seconds between two looks of /tv for games that started or ended
 TV_GAMES = 500  # started games /tv looks at
 TV_JOINABLE = 4  # waiting public games whose join QR code /tv shows (the newest)
+
+# The screen grid() plans for (CSS pixels of a 1920x1080 projector less the header and
+# the side column) and the room a caption takes under a board, or beside it.
+SCREEN_WIDTH, SCREEN_HEIGHT = 1560, 1020
+CAPTION_UNDER, CAPTION_BESIDE = 90, 300
+
+
+def board_side(cols: int, rows: int) -> float:
+    """The side of a board in a grid of `cols` x `rows` cells (its caption under it or
+    beside it, whichever leaves the larger board)."""
+    width, height = SCREEN_WIDTH / cols, SCREEN_HEIGHT / rows
+    return max(min(width - CAPTION_BESIDE, height), min(width, height - CAPTION_UNDER))
+
+
+def grid(count: int) -> tuple[int, int]:
+    """(columns, rows) for `count` boards: the largest board, then the fewest empty
+    cells (1: one board; 2: side by side; 4: 2x2; 5 and 6: 3x2)."""
+    count = max(count, 1)
+    shapes = [
+        (cols, -(-count // cols)) for cols in range(1, count + 1)
+    ]  # each number of columns with the fewest rows that hold every board
+    return max(shapes, key=lambda shape: (board_side(*shape), -shape[0] * shape[1]))
 
 
 def figure(view: dict[str, Any], labels: dict[str, Label]) -> dict[str, Any]:
@@ -98,6 +127,7 @@ async def tv(request: Request) -> HTTPResponse:
         cycle = min(max(int(request.args.get("cycle", TV_CYCLE)), 3), 600)
     except ValueError:
         cycle = TV_CYCLE
+    shown = await figures(request, user, ids)
     answer = render(
         "tv.html",
         user=user,
@@ -105,7 +135,8 @@ async def tv(request: Request) -> HTTPResponse:
         pages=pages,
         cycle=cycle,
         poll=int(TV_POLL * 1000),
-        figures=await figures(request, user, ids),
+        figures=shown,
+        grid=grid(len(shown)),
         joinable=await joinable(request, user),
     )
     return html(answer)
@@ -137,9 +168,8 @@ async def tv_boards(request: Request) -> HTTPResponse:
         return html("", status=401)
     page, pages, ids = await page_games(request, user)
     found = await joinable(request, user)
-    response = html(
-        render("tv_boards.html", figures=await figures(request, user, ids), joinable=found)
-    )
+    shown = await figures(request, user, ids)
+    response = html(render("tv_boards.html", figures=shown, grid=grid(len(shown)), joinable=found))
     response.headers["X-TV-Joinable"] = joinable_ids(found)
     response.headers["X-TV-Page"] = str(page)
     response.headers["X-TV-Pages"] = str(pages)

@@ -22,7 +22,7 @@ from tests.web.browser import browser_page
 OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
 
 
-def _moves(client: httpx.Client, match, count: int, walls: int = 0) -> None:  # type: ignore[no-untyped-def]
+def moves(client: httpx.Client, match, count: int, walls: int = 0) -> None:  # type: ignore[no-untyped-def]
     for i in range(count):
         wall = pick_wall(match.mirror, frozenset()) if i < walls else None
         if wall is not None:
@@ -39,10 +39,10 @@ def main() -> None:
             names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
             tokens = {n: insert_user(server.database_url, n) for n in names}
             two = start(client, {n: tokens[n] for n in ("alice", "bob")})
-            _moves(client, two, 7, walls=2)
+            moves(client, two, 7, walls=2)
             four = start(client, {n: tokens[n] for n in ("carol", "dave", "erin", "frank")},
                          players=4)
-            _moves(client, four, 10, walls=4)
+            moves(client, four, 10, walls=4)
             done = start(client, {n: tokens[n] for n in ("grace", "heidi")})
             play_out(client, done, walls_each=2)
             client.post("/games", json={"players": 4}, headers={
