@@ -36,6 +36,7 @@ TV_CYCLE = 20  # seconds before /tv shows its next page
 TV_POLL = 1.0  # seconds between two looks of /tv for games that started or ended
 TV_GAMES = 500  # started games /tv looks at
 TV_JOINABLE = 4  # waiting public games whose join QR code /tv shows (the newest)
+TV_LINGER = 10  # seconds a game that ended stays on /tv with its result (at most)
 
 # The screen grid() plans for (CSS pixels of a 1920x1080 projector less the header and
 # the side column) and the room a caption takes under a board, or beside it.
@@ -76,12 +77,14 @@ def seated(views: list[dict[str, Any]]) -> set[str]:
     return {seat["username"] for view in views for seat in view["seats"] if seat["username"]}
 
 
-async def page_games(request: Request, user: CurrentUser) -> tuple[int, int, list[int]]:
-    """(page, pages, the ids of the games on that page) for `?page=N`."""
+async def page_games(
+    request: Request, user: CurrentUser
+) -> tuple[int, int, list[dict[str, Any]]]:
+    """(page, pages, the games on that page as the game list shows them) for `?page=N`."""
     listed = await game_list.list_games(
         services(request), user, game_list.GameFilter(status="started", limit=TV_GAMES)
     )
-    public = [g["id"] for g in listed if not g["private"]]
+    public = [g for g in listed if not g["private"]]
     pages = max(1, -(-len(public) // TV_PAGE))
     try:
         page = min(max(int(request.args.get("page", "1")), 1), pages)
@@ -106,11 +109,21 @@ def joinable_ids(found: list[dict[str, Any]]) -> str:
     return ",".join(str(j["game"]["id"]) for j in found)
 
 
-async def figures(request: Request, user: CurrentUser, ids: list[int]) -> list[dict[str, Any]]:
+def seconds(request: Request, name: str, default: int, least: int) -> int:
+    """`?name=SECONDS` between `least` and 600, else `default`."""
+    try:
+        return min(max(int(request.args.get(name, default)), least), 600)
+    except ValueError:
+        return default
+
+
+async def figures(
+    request: Request, user: CurrentUser, listed: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     views = []
-    for game_id in ids:
+    for game in listed:
         try:
-            views.append(await games.show_game(services(request), user, game_id))
+            views.append(await games.show_game(services(request), user, game["id"]))
         except NotFound:
             continue  # deleted since it was listed
     labels = await rating_labels(services(request), seated(views))  # one query a page
@@ -122,18 +135,16 @@ async def tv(request: Request) -> HTTPResponse:
     user = await viewer(request)
     if user is None:
         return login_redirect(request)
-    page, pages, ids = await page_games(request, user)
-    try:  # ?cycle=SECONDS: how long a page stays (a projector may want it faster)
-        cycle = min(max(int(request.args.get("cycle", TV_CYCLE)), 3), 600)
-    except ValueError:
-        cycle = TV_CYCLE
-    shown = await figures(request, user, ids)
+    page, pages, listed = await page_games(request, user)
+    shown = await figures(request, user, listed)
     answer = render(
         "tv.html",
         user=user,
         page=page,
         pages=pages,
-        cycle=cycle,
+        # how long a page stays (a projector may want it faster), and a game that ended
+        cycle=seconds(request, "cycle", TV_CYCLE, 3),
+        linger=seconds(request, "linger", TV_LINGER, 0),
         poll=int(TV_POLL * 1000),
         figures=shown,
         grid=grid(len(shown)),
@@ -144,18 +155,25 @@ async def tv(request: Request) -> HTTPResponse:
 
 @openapi.exclude()
 async def tv_list(request: Request) -> HTTPResponse:
-    """What /tv?page=N would show now: `{"page", "pages", "games": [ids]}` (the page
-    asks every TV_POLL seconds, to show games that started and drop those that ended)."""
+    """What /tv?page=N would show now: `{"page", "pages", "games": [ids], "revisions":
+    {id: revision}, "joinable": [ids]}`. The page asks every TV_POLL seconds, to show
+    games that started and drop those that ended, and to fetch anew a board whose
+    revision it missed (its event stream refused or cut by a proxy)."""
     user = await viewer(request)
     if user is None:
         return json({"reason": "unauthenticated", "message": "log in first"}, status=401)
-    page, pages, ids = await page_games(request, user)
-    listed = await game_list.list_games(
+    page, pages, listed = await page_games(request, user)
+    waiting = await game_list.list_games(
         services(request), user, game_list.GameFilter(status="waiting", limit=TV_GAMES)
     )
-    waiting = [g["id"] for g in listed if not g["private"]][:TV_JOINABLE]
     return json(
-        {"page": page, "pages": pages, "games": ids, "joinable": waiting},
+        {
+            "page": page,
+            "pages": pages,
+            "games": [g["id"] for g in listed],
+            "revisions": {str(g["id"]): g["revision"] for g in listed},
+            "joinable": [g["id"] for g in waiting if not g["private"]][:TV_JOINABLE],
+        },
         headers={"Cache-Control": "no-store"},
     )
 
@@ -166,10 +184,17 @@ async def tv_boards(request: Request) -> HTTPResponse:
     user = await viewer(request)
     if user is None:
         return html("", status=401)
-    page, pages, ids = await page_games(request, user)
+    page, pages, listed = await page_games(request, user)
     found = await joinable(request, user)
-    shown = await figures(request, user, ids)
-    response = html(render("tv_boards.html", figures=shown, grid=grid(len(shown)), joinable=found))
+    shown = await figures(request, user, listed)
+    response = html(
+        render(
+            "tv_boards.html",
+            figures=shown,
+            grid=grid(len(shown)),
+            joinable=found,
+            )
+    )
     response.headers["X-TV-Joinable"] = joinable_ids(found)
     response.headers["X-TV-Page"] = str(page)
     response.headers["X-TV-Pages"] = str(pages)
@@ -189,4 +214,5 @@ async def tv_game(request: Request, game_id: int) -> HTTPResponse:
     labels = await rating_labels(services(request), seated([view]))
     response = html(render("tv_figure.html", figure=figure(view, labels)))
     response.headers["X-Game-Revision"] = str(view.get("revision"))
+    response.headers["X-Game-Status"] = str(view.get("status"))
     return response

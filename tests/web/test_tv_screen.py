@@ -7,6 +7,7 @@ through the API."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -131,6 +132,41 @@ def test_six_games_fill_the_screen_three_by_two_without_overlapping(
     centres = {round((b[0] + b[2]) / 2 / 50) for b in boards}  # a column's boards centred
     assert len(centres) == 3  # three columns
     assert len({round(b[1] / 100) for b in boards}) == 2  # two rows
+
+
+def _caption_shows(match: Match) -> str:
+    """A selector that matches once the game's caption shows its current state: the
+    seat to move marked, and each seat's walls left."""
+    figure = f'figure[data-game="{match.id}"] figcaption'
+    turn = match.game["turn"]
+    parts = [f'{figure} li.tv-turn[data-seat="{turn}"]']
+    for seat in match.game["seats"]:
+        walls = seat["walls_left"]
+        parts.append(
+            f'{figure} li[data-seat="{seat["seat"]}"] .tv-walls:text-is("{walls} walls")'
+        )
+    return ", ".join(parts)
+
+
+@pytest.mark.skipif(chromium_missing(), reason="needs /usr/bin/chromium")
+def test_every_caption_follows_its_game_within_two_seconds(
+    server: RunningServer, client: httpx.Client, browser: Browser, games: list[Match],
+) -> None:
+    assert len(games) == 6  # the six boards of the test before
+    page = browser.new_page(viewport=SCREEN)
+    page.goto(f"{server.base_url}/tv")
+    page.wait_for_selector("figure.tv-board")
+    page.evaluate("window.notReloaded = true")
+    page.wait_for_timeout(500)  # the page's stream is open
+    for round_ in range(2):
+        for match in games:  # a wall in the first round, a step in the second
+            moves(client, match, 1, walls=1 if round_ == 0 else 0)
+            started = time.monotonic()
+            for part in _caption_shows(match).split(", "):
+                page.wait_for_selector(part, timeout=2000)
+            assert time.monotonic() - started < 2.0
+    assert page.evaluate("window.notReloaded") is True
+    page.close()
 
 
 def test_a_caption_names_marks_and_counts(
