@@ -13,6 +13,7 @@ portrait screen); no page scrolls.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -27,7 +28,7 @@ from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound
 from corridorquest.services.rating_labels import Label, pool_of, rating_labels
 from corridorquest.web.game_data import public_game
-from corridorquest.web.join_qr import join_qr
+from corridorquest.web.join_qr import base_url, join_qr, qr_svg
 from corridorquest.web.templating import render
 from corridorquest.web.viewer import login_redirect, viewer
 
@@ -105,6 +106,19 @@ async def joinable(request: Request, user: CurrentUser) -> list[dict[str, Any]]:
     return [{"game": g, "join": join_qr(request, settings, g)} for g in public]
 
 
+@lru_cache(maxsize=8)
+def _qr(link: str) -> Markup:
+    return qr_svg(link)
+
+
+def server_join(request: Request) -> dict[str, Any]:
+    """`{"link", "svg"}`: this server's lobby, the address a phone in the room opens to
+    sign up, log in and join (PUBLIC_URL, else the address the screen asked at: the
+    machine's network address when that was its loopback; join_qr.base_url)."""
+    link = base_url(request, services(request).settings) + "/"
+    return {"link": link, "svg": _qr(link)}
+
+
 def joinable_ids(found: list[dict[str, Any]]) -> str:
     return ",".join(str(j["game"]["id"]) for j in found)
 
@@ -149,6 +163,7 @@ async def tv(request: Request) -> HTTPResponse:
         figures=shown,
         grid=grid(len(shown)),
         joinable=await joinable(request, user),
+        server=server_join(request),
     )
     return html(answer)
 
@@ -193,7 +208,8 @@ async def tv_boards(request: Request) -> HTTPResponse:
             figures=shown,
             grid=grid(len(shown)),
             joinable=found,
-            )
+            server=server_join(request),
+        )
     )
     response.headers["X-TV-Joinable"] = joinable_ids(found)
     response.headers["X-TV-Page"] = str(page)

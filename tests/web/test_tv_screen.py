@@ -38,6 +38,8 @@ MEASURE = """() => {
         .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent),
     })),
     page: [root.scrollWidth, root.scrollHeight, window.innerWidth, window.innerHeight],
+    corner: box(document.querySelector(".tv-server")),
+    qr: box(document.querySelector(".tv-server svg.qr")),
   };
 }"""
 
@@ -132,6 +134,20 @@ def test_six_games_fill_the_screen_three_by_two_without_overlapping(
     centres = {round((b[0] + b[2]) / 2 / 50) for b in boards}  # a column's boards centred
     assert len(centres) == 3  # three columns
     assert len({round(b[1] / 100) for b in boards}) == 2  # two rows
+
+
+@pytest.mark.skipif(chromium_missing(), reason="needs /usr/bin/chromium")
+def test_the_servers_qr_code_sits_in_the_bottom_right_corner(
+    server: RunningServer, browser: Browser, games: list[Match],
+) -> None:
+    assert len(games) == 6
+    found = _measure(browser, server)
+    corner, qr = found["corner"], found["qr"]
+    assert _inside(corner) and corner[2] >= SCREEN["width"] - 40
+    assert corner[3] >= SCREEN["height"] - 60
+    assert qr[2] - qr[0] >= 200 and abs((qr[2] - qr[0]) - (qr[3] - qr[1])) < 1  # scannable
+    for figure in found["figures"]:
+        assert not _overlap(corner, figure["board"]) and not _overlap(corner, figure["caption"])
 
 
 def _caption_shows(match: Match) -> str:
