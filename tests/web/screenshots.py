@@ -1,13 +1,15 @@
 """Screenshots of the web pages for the docs (not a test): docs/images/web-*.png.
 
-    .venv/bin/python -m tests.web.screenshots
+    .venv/bin/python -m tests.web.screenshots [NAME...]   (e.g. `tv`: web-tv*.png only)
 
 Starts the real server, plays a few games through the API (a started 2-player game, a
-4-player game with walls, a finished game) and photographs the pages in chromium.
+4-player game with walls, a finished game; then four more for the projector's six
+boards, among them a 17x17 one) and photographs the pages in chromium; /tv at 1920x1080.
 """
 
 from __future__ import annotations
 
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,11 +34,18 @@ def moves(client: httpx.Client, match, count: int, walls: int = 0) -> None:  # t
             act(client, match, "jump" if step.jump else "move", str(step.to))
 
 
-def main() -> None:
+def main(only: list[str]) -> None:
+    """Every screenshot, or those whose names start with one of `only` (`tv`: the
+    projector's, web-tv.png and web-tv-6.png)."""
     OUT.mkdir(parents=True, exist_ok=True)
+
+    def wanted(name: str) -> bool:
+        return not only or any(name.startswith(prefix) for prefix in only)
+
     with tempfile.TemporaryDirectory() as tmp, running_server(Path(tmp)) as server:
         with httpx.Client(base_url=server.api, timeout=10) as client:
             names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
+            names += ["ivan", "judy", "ken", "lena", "mallory", "niaj", "olivia", "peggy"]
             tokens = {n: insert_user(server.database_url, n) for n in names}
             two = start(client, {n: tokens[n] for n in ("alice", "bob")})
             moves(client, two, 7, walls=2)
@@ -47,23 +56,39 @@ def main() -> None:
             play_out(client, done, walls_each=2)
             client.post("/games", json={"players": 4}, headers={
                 "Authorization": f"Bearer {tokens['bob']}"})
-        with browser_page() as browser:
-            page = browser.new_page(viewport={"width": 1200, "height": 800})
-            for name, path in (("lobby", "/"), ("game", f"/games/{four.id}"),
-                               ("replay", f"/games/{done.id}?at=5")):
-                page.goto(server.base_url + path)
-                time.sleep(0.5)
-                page.screenshot(path=str(OUT / f"web-{name}.png"))
-            page = browser.new_page(viewport={"width": 1600, "height": 900})
-            page.goto(server.base_url + "/tv")
-            time.sleep(0.5)
-            page.screenshot(path=str(OUT / "web-tv.png"))
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            page.goto(server.base_url + f"/games/{two.id}")
-            time.sleep(0.5)
-            page.screenshot(path=str(OUT / "web-game-phone.png"), full_page=True)
+            with browser_page() as browser:
+                page = browser.new_page(viewport={"width": 1200, "height": 800})
+                for name, path in (("lobby", "/"), ("game", f"/games/{four.id}"),
+                                   ("replay", f"/games/{done.id}?at=5")):
+                    if wanted(name):
+                        page.goto(server.base_url + path)
+                        time.sleep(0.5)
+                        page.screenshot(path=str(OUT / f"web-{name}.png"))
+                tv = browser.new_page(viewport={"width": 1920, "height": 1080})  # a projector
+                if wanted("tv"):
+                    tv.goto(server.base_url + "/tv")
+                    time.sleep(0.5)
+                    tv.screenshot(path=str(OUT / "web-tv.png"))
+                page = browser.new_page(viewport={"width": 390, "height": 844})
+                if wanted("game-phone"):
+                    page.goto(server.base_url + f"/games/{two.id}")
+                    time.sleep(0.5)
+                    page.screenshot(path=str(OUT / "web-game-phone.png"), full_page=True)
+                # six games on the projector: a 17x17 board and a second 4-player game too
+                for players, options, count in (
+                    (("ivan", "judy"), {"size": 17}, 12),
+                    (("ken", "lena"), {"size": 5}, 5),
+                    (("mallory", "niaj", "olivia", "peggy"), {"size": 11, "players": 4}, 9),
+                    (("grace", "heidi"), {"size": 13}, 8),
+                ):
+                    match = start(client, {n: tokens[n] for n in players}, **options)
+                    moves(client, match, count, walls=count // 2)
+                if wanted("tv-6"):
+                    tv.goto(server.base_url + "/tv")
+                    time.sleep(0.5)
+                    tv.screenshot(path=str(OUT / "web-tv-6.png"))
     print("wrote", ", ".join(sorted(p.name for p in OUT.glob("web-*.png"))))
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
