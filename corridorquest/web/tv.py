@@ -4,6 +4,9 @@ that start or end within TV_POLL seconds (`/web/tv/list`, then `/web/tv/boards`)
 cycling; beside them the join QR codes of the newest waiting public games (the same
 polling brings new ones and drops those that started), and in the corner the server's
 own address as a QR code (its lobby: what a phone in the room opens to sign up).
+A game that ends stays with its result for up to `?linger=` seconds (TV_LINGER).
+`/tv?tournament=ID`: that tournament's latest round's boards instead, with its
+standings in the side column (tv_tournament.py, tv_standings.html).
 
 The boards fill the screen: `grid(n)` picks the columns and rows for the page's n
 games that give the largest board on a landscape screen (a class of the grid; the
@@ -30,6 +33,7 @@ from corridorquest.services.rating_labels import Label, pool_of, rating_labels
 from corridorquest.web.game_data import public_game
 from corridorquest.web.join_qr import base_url, join_qr, qr_svg
 from corridorquest.web.templating import render
+from corridorquest.web.tv_tournament import Panel, panel
 from corridorquest.web.viewer import login_redirect, viewer
 
 TV_PAGE = 6  # boards on one screen of /tv
@@ -79,19 +83,43 @@ def seated(views: list[dict[str, Any]]) -> set[str]:
 
 
 async def page_games(
-    request: Request, user: CurrentUser
+    request: Request, user: CurrentUser, tournament: Panel | None = None
 ) -> tuple[int, int, list[dict[str, Any]]]:
-    """(page, pages, the games on that page as the game list shows them) for `?page=N`."""
-    listed = await game_list.list_games(
-        services(request), user, game_list.GameFilter(status="started", limit=TV_GAMES)
-    )
-    public = [g for g in listed if not g["private"]]
-    pages = max(1, -(-len(public) // TV_PAGE))
+    """(page, pages, the games on that page, each with its "id" and "revision") for
+    `?page=N`: the started public games, or a tournament's latest round."""
+    if tournament is None:
+        listed = await game_list.list_games(
+            services(request), user, game_list.GameFilter(status="started", limit=TV_GAMES)
+        )
+        ids = [g["id"] for g in listed if not g["private"]]
+    else:
+        ids = list(tournament.game_ids)
+    pages = max(1, -(-len(ids) // TV_PAGE))
     try:
         page = min(max(int(request.args.get("page", "1")), 1), pages)
     except ValueError:
         page = 1
-    return page, pages, public[(page - 1) * TV_PAGE : page * TV_PAGE]
+    shown = ids[(page - 1) * TV_PAGE : page * TV_PAGE]
+    if tournament is None:
+        return page, pages, [g for g in listed if g["id"] in shown]
+    views = await public_views(request, user, shown)
+    return page, pages, [{"id": v["id"], "revision": v["revision"]} for v in views]
+
+
+async def public_views(
+    request: Request, user: CurrentUser, ids: list[int]
+) -> list[dict[str, Any]]:
+    """The games of `ids` as the watcher sees them, never a private one (the screen is
+    the room's, even when a player of it is logged in)."""
+    views = []
+    for game_id in ids:
+        try:
+            view = await games.show_game(services(request), user, game_id)
+        except NotFound:
+            continue  # deleted since it was listed
+        if not view["private"]:
+            views.append(view)
+    return views
 
 
 async def joinable(request: Request, user: CurrentUser) -> list[dict[str, Any]]:
@@ -134,12 +162,7 @@ def seconds(request: Request, name: str, default: int, least: int) -> int:
 async def figures(
     request: Request, user: CurrentUser, listed: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    views = []
-    for game in listed:
-        try:
-            views.append(await games.show_game(services(request), user, game["id"]))
-        except NotFound:
-            continue  # deleted since it was listed
+    views = await public_views(request, user, [g["id"] for g in listed])
     labels = await rating_labels(services(request), seated(views))  # one query a page
     return [figure(view, labels) for view in views]
 
@@ -149,7 +172,11 @@ async def tv(request: Request) -> HTTPResponse:
     user = await viewer(request)
     if user is None:
         return login_redirect(request)
-    page, pages, listed = await page_games(request, user)
+    try:
+        tournament = await panel(services(request), user, request.args)
+    except NotFound:
+        return html(render("not_found.html", user=user, what="tournament"), status=404)
+    page, pages, listed = await page_games(request, user, tournament)
     shown = await figures(request, user, listed)
     answer = render(
         "tv.html",
@@ -162,25 +189,33 @@ async def tv(request: Request) -> HTTPResponse:
         poll=int(TV_POLL * 1000),
         figures=shown,
         grid=grid(len(shown)),
-        joinable=await joinable(request, user),
+        joinable=await joinable(request, user) if tournament is None else [],
         server=server_join(request),
+        tournament=tournament,
     )
     return html(answer)
 
 
 @openapi.exclude()
 async def tv_list(request: Request) -> HTTPResponse:
-    """What /tv?page=N would show now: `{"page", "pages", "games": [ids], "revisions":
-    {id: revision}, "joinable": [ids]}`. The page asks every TV_POLL seconds, to show
-    games that started and drop those that ended, and to fetch anew a board whose
-    revision it missed (its event stream refused or cut by a proxy)."""
+    """What /tv?page=N (&tournament=ID) would show now: `{"page", "pages", "games":
+    [ids], "revisions": {id: revision}, "joinable": [ids], "standings": fingerprint}`.
+    The page asks every TV_POLL seconds, to show games that started and drop those
+    that ended, to fetch anew a board whose revision it missed (its event stream
+    refused or cut by a proxy), and a tournament's standings when they changed."""
     user = await viewer(request)
     if user is None:
         return json({"reason": "unauthenticated", "message": "log in first"}, status=401)
-    page, pages, listed = await page_games(request, user)
-    waiting = await game_list.list_games(
-        services(request), user, game_list.GameFilter(status="waiting", limit=TV_GAMES)
-    )
+    try:
+        tournament = await panel(services(request), user, request.args)
+    except NotFound as error:
+        return json({"reason": error.reason, "message": error.message}, status=404)
+    page, pages, listed = await page_games(request, user, tournament)
+    waiting = []
+    if tournament is None:
+        waiting = await game_list.list_games(
+            services(request), user, game_list.GameFilter(status="waiting", limit=TV_GAMES)
+        )
     return json(
         {
             "page": page,
@@ -188,6 +223,7 @@ async def tv_list(request: Request) -> HTTPResponse:
             "games": [g["id"] for g in listed],
             "revisions": {str(g["id"]): g["revision"] for g in listed},
             "joinable": [g["id"] for g in waiting if not g["private"]][:TV_JOINABLE],
+            "standings": tournament.fingerprint() if tournament else "",
         },
         headers={"Cache-Control": "no-store"},
     )
@@ -199,8 +235,12 @@ async def tv_boards(request: Request) -> HTTPResponse:
     user = await viewer(request)
     if user is None:
         return html("", status=401)
-    page, pages, listed = await page_games(request, user)
-    found = await joinable(request, user)
+    try:
+        tournament = await panel(services(request), user, request.args)
+    except NotFound:
+        return html("", status=404)
+    page, pages, listed = await page_games(request, user, tournament)
+    found = await joinable(request, user) if tournament is None else []
     shown = await figures(request, user, listed)
     response = html(
         render(
@@ -209,8 +249,10 @@ async def tv_boards(request: Request) -> HTTPResponse:
             grid=grid(len(shown)),
             joinable=found,
             server=server_join(request),
+            tournament=tournament,
         )
     )
+    response.headers["X-TV-Standings"] = tournament.fingerprint() if tournament else ""
     response.headers["X-TV-Joinable"] = joinable_ids(found)
     response.headers["X-TV-Page"] = str(page)
     response.headers["X-TV-Pages"] = str(pages)

@@ -2,9 +2,9 @@
 // it uses (replaceWith, whileVisible, oneAtATime). The server renders the boards and
 // captions; this script fetches a board and its caption anew when the screen's event
 // stream says its game changed, looks every TV_POLL seconds for games that started or
-// ended (and for a board whose change the stream did not bring), keeps a game that
-// ended on the screen with its result for a while, and turns the pages: all without a
-// reload.
+// ended (and for a board whose change the stream did not bring, or a tournament's
+// standings that changed), keeps a game that ended on the screen with its result for a
+// while, and turns the pages: all without a reload.
 "use strict";
 
 function tvPage(main) {
@@ -12,6 +12,9 @@ function tvPage(main) {
   const linger = Number(main.dataset.linger) * 1000;
   const cycle = Number(main.dataset.cycle) * 1000;
   let wanted = main.dataset.page; // the page to show (the next one when the pages turn)
+  // a tournament's screen (/tv?tournament=ID): its boards and its standings
+  const tournament = main.dataset.tournament
+    ? "&tournament=" + encodeURIComponent(main.dataset.tournament) : "";
 
   // A figure's board and caption anew, at most one request at a time per figure. A
   // game that ended is marked with the time its end was seen (data-ended).
@@ -91,7 +94,7 @@ function tvPage(main) {
   // figures anew (and the address says which page shows).
   const look = oneAtATime((done) => {
     if (document.hidden) { done(); return; }
-    fetch("/web/tv/list?page=" + wanted, { credentials: "same-origin" })
+    fetch("/web/tv/list?page=" + wanted + tournament, { credentials: "same-origin" })
       .then((answer) => (answer.ok ? answer.json() : null))
       .then((found) => {
         if (!found) { done(); return; }
@@ -105,17 +108,19 @@ function tvPage(main) {
         }
         const joinable = (found.joinable || []).join(",");
         if (String(found.page) === main.dataset.page && found.games.join(",") === shown
-            && joinable === (main.dataset.joinable || "")) {
+            && joinable === (main.dataset.joinable || "")
+            && (found.standings || "") === (main.dataset.standings || "")) {
           heldSince = null;
           done();
           return;
         }
         if (holding(found, Date.now())) { done(); return; }
         heldSince = null;
-        replaceWith(main, "/web/tv/boards?page=" + found.page, (answer) => {
+        replaceWith(main, "/web/tv/boards?page=" + found.page + tournament, (answer) => {
           main.dataset.page = answer.headers.get("X-TV-Page") || String(found.page);
           main.dataset.pages = answer.headers.get("X-TV-Pages") || main.dataset.pages;
           main.dataset.joinable = answer.headers.get("X-TV-Joinable") || "";
+          main.dataset.standings = answer.headers.get("X-TV-Standings") || "";
           wanted = main.dataset.page;
           const query = new URLSearchParams(window.location.search);
           if (query.get("page") !== main.dataset.page) {
