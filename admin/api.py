@@ -42,6 +42,10 @@ class AdminApi(ApiClient):
         return self.call("POST", f"/admin/users/{_name(username)}/rename",
                          json={"username": new_username})
 
+    def convert_guest(self, username: str, email: str) -> Json:
+        return self.call("POST", f"/admin/users/{_name(username)}/convert",
+                         json={"email": email})
+
     def delete_user(self, username: str) -> Json:
         return self.call("DELETE", f"/admin/users/{_name(username)}")
 

@@ -20,6 +20,10 @@ run (a fresh database) keeps the default e-mail choices (a mail for every turn),
 NTFY_URL, and delivers to local capture servers (aiosmtpd and a tiny HTTP recorder, in a
 process of their own); it prints its moves per second, the ratio to the run without,
 what was delivered during the run and how long the backlog took to drain after it.
+With --bot-games N, another run (a fresh database) keeps N bot-only games in play
+(--bot-level against the level below; BOT_WORKERS=1, the default) beside the load and
+prints its moves per second for people and the ratio to the run without (issue 27: at
+least 0.8 with 8 games at level 4).
 
 Output: `name=value` lines. The load generator runs in this process, the server in
 another; on a 2-core machine they compete for the CPU (see benchmarks/README.md).
@@ -417,10 +421,11 @@ def report(prefix: str, tally: Tally, elapsed: float) -> float:
 
 async def server_run(
     args: argparse.Namespace, work: Path, prefix: str, quiet: bool,
-    extra: dict[str, str] | None = None, mail_dir: Path | None = None,
+    extra: dict[str, str] | None = None, mail_dir: Path | None = None, bot_games: int = 0,
 ) -> tuple[float, list[Player], int]:
     """Start the server in `work`, set up users and games, drive the load, report under
-    `prefix`; (accepted moves per second, the players, the server's port)."""
+    `prefix`; (accepted moves per second, the players, the server's port). `bot_games`:
+    that many bot-only games kept in play beside the load (a finished one is replaced)."""
     work.mkdir(parents=True, exist_ok=True)
     port = free_port()
     server = start_server(work, port, extra)
@@ -428,10 +433,24 @@ async def server_run(
         base = f"http://127.0.0.1:{port}/api/v1"
         async with httpx.AsyncClient(base_url=base, timeout=60) as api:
             players = await make_users(
-                api, mail_dir or work / "mail", 2 * args.clients, quiet=quiet
+                api, mail_dir or work / "mail", 2 * args.clients + (1 if bot_games else 0),
+                quiet=quiet,
             )
             print(f"{prefix}_users={len(players)}")
-            tally, elapsed = await drive(port, players, args, api, server.pid)
+            keeper = None
+            if bot_games:
+                host = players.pop()
+                keeper = asyncio.create_task(
+                    keep_bot_games(api, host[1], bot_games, args, prefix)
+                )
+                await asyncio.sleep(2.0)  # the bots are thinking before the load starts
+            try:
+                tally, elapsed = await drive(port, players, args, api, server.pid)
+            finally:
+                if keeper is not None:
+                    keeper.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await keeper
             print(f"{prefix}_games_finished={tally.games_finished}")
             rate = report(prefix, tally, elapsed)
             if not quiet:
@@ -439,6 +458,36 @@ async def server_run(
     finally:
         stop(server)
     return rate, players, port
+
+
+async def keep_bot_games(
+    api: httpx.AsyncClient, token: str, count: int, args: argparse.Namespace, prefix: str
+) -> None:
+    """Keep `count` bot-only 2-player games in play (`--bot-level` against the level
+    below, as a game holds one bot of each level); the bots' plies are counted."""
+    headers = {"Authorization": f"Bearer {token}"}
+    levels = [args.bot_level, args.bot_level - 1 if args.bot_level > 1 else 2]
+    body = {"players": 2, "size": args.size, "bots": levels, "join": False}
+    playing: dict[int, int] = {}
+    plies = 0
+    try:
+        while True:
+            while len(playing) < count:
+                made = await api.post("/games", json=body, headers=headers)
+                if made.status_code != 201:
+                    sys.exit(f"setup: bot game answered {made.status_code}: {made.text}")
+                playing[made.json()["id"]] = 0
+            for game_id in list(playing):
+                seen = await api.get(f"/games/{game_id}", headers=headers)
+                game = seen.json()
+                plies += max(0, int(game["revision"]) - playing[game_id])
+                playing[game_id] = int(game["revision"])
+                if game["status"] != "started":
+                    del playing[game_id]
+            await asyncio.sleep(1.0)
+    finally:
+        print(f"{prefix}_bot_games={count}")
+        print(f"{prefix}_bot_plies_seen={plies}")
 
 
 def outbox_pending(database: Path) -> tuple[int, int]:
@@ -491,6 +540,12 @@ async def benchmark(args: argparse.Namespace, work: Path) -> None:
         finally:
             stop(capture)
         print(f"ratio_notify_to_quiet={notify_rate / server_rate:.3f}")
+    if args.bot_games:
+        bots_rate, _, _ = await server_run(
+            args, work / "bots", "bots_beside_moves", True, {"BOT_WORKERS": "1"},
+            bot_games=args.bot_games,
+        )
+        print(f"ratio_bots_beside_to_quiet={bots_rate / server_rate:.3f}")
     if args.skip_bare:
         return
     port = free_port()
@@ -598,6 +653,11 @@ def main() -> None:
     parser.add_argument("--notify", action="store_true",
                         help="also run with notifications on (ntfy and SMTP to local capture "
                         "servers) and print the ratio to the run without")
+    parser.add_argument("--bot-games", type=int, default=0,
+                        help="also run with this many bot-only games in play beside the "
+                        "load (a finished one replaced) and print the ratio to the run without")
+    parser.add_argument("--bot-level", type=int, default=4, choices=range(1, 7),
+                        help="the level of the bots of --bot-games (against the level below)")
     args = parser.parse_args()
     if args.clients < 1 or args.seconds <= 0 or args.warmup < 0:
         parser.error("--clients must be >= 1, --seconds > 0 and --warmup >= 0")

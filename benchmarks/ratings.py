@@ -18,7 +18,10 @@ Prints `name=value` lines:
 2. The same for a 4-player league (Plackett-Luce, final ranking by score): Spearman's rho.
 3. `--bot-games N` > 0: N games per pair of the six bot levels on 5x5 (the engine plays
    them; slow: level 6 takes seconds a game), rated in their own pool: each level's rating.
-4. The time of one rating update: the arithmetic alone (2 and 4 players), and
+4. Newcomers: how many games a new player plays before the `?` goes (deviation at most
+   110) against established opponents (near its rating, or anyone), median and p90,
+   in both pools (100 stands for "not within 100 games").
+5. The time of one rating update: the arithmetic alone (2 and 4 players), and
    `services.ratings.record_finish` with its writes on a real SQLite file.
 """
 
@@ -131,6 +134,44 @@ def four_league(players: int, games: int, rng: random.Random) -> None:
     print(f"league_4p_provisional_left={sum(s.deviation > 110 for s in skills)}")
 
 
+def newcomers(count: int, rng: random.Random) -> None:
+    """How many games a newcomer plays before the `?` goes (deviation at most 110),
+    against established opponents (deviation 60, as after a few dozen games), one game
+    an hour: opponents near the newcomer's rating (within about 150, as a lobby's
+    seekers or a Swiss pairing give) and opponents drawn from the whole field (spread
+    400); the 2-player pool (Glicko-2) and the 4-player pool (three such opponents)."""
+    for field, spread in (("similar", 150.0), ("anyone", 0.0)):
+        duel_games: list[int] = []
+        table_games: list[int] = []
+
+        def opponent(mine: float, spread: float = spread) -> float:
+            return mine + rng.gauss(0, spread) if spread else rng.gauss(1500, 400)
+
+        for _ in range(count):
+            strength = rng.gauss(1500, 400)
+            me, played = Glicko(), 0
+            while me.provisional and played < 100:
+                other_strength = opponent(me.rating)
+                other = Glicko(rating=other_strength, deviation=60.0)
+                me = glicko2.grown(me, timedelta(hours=1))
+                won = float(rng.random() < win_chance(strength, other_strength))
+                me, _ = glicko2.rate_duel(me, other, won)
+                played += 1
+            duel_games.append(played)
+            skill, played = Skill(), 0
+            while skill.deviation > 110 and played < 100:
+                others = [Skill(rating=opponent(skill.rating), deviation=60.0) for _ in range(3)]
+                scores = [score_of(strength, rng)] + [score_of(o.rating, rng) for o in others]
+                skill = multiplayer.rate_free_for_all([skill, *others], scores)[0]
+                played += 1
+            table_games.append(played)
+        for pool, games in (("2p", duel_games), ("4p", table_games)):
+            games.sort()
+            name = f"newcomer_{pool}_{field}_games_to_established"
+            print(f"{name}_median={statistics.median(games):.0f}")
+            print(f"{name}_p90={games[int(len(games) * 0.9)]}")
+
+
 def bot_league(per_pair: int, seed: int) -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import bots as bot_games  # benchmarks/bots.py: one engine-checked game
@@ -207,6 +248,7 @@ def main() -> None:
     args = parser.parse_args()
     duel_league(args.players, args.games, random.Random(args.seed))
     four_league(args.players, args.games, random.Random(args.seed + 1))
+    newcomers(200, random.Random(args.seed + 2))
     if args.bot_games > 0:
         bot_league(args.bot_games, args.seed)
     update_times(args.updates)

@@ -49,6 +49,7 @@ def cli(ctx: click.Context) -> None:
 user.add_command(profile)  # `cq user profile` is `cq profile`
 for command in (signup, login, logout, verify, server, user, profile, game_group):
     cli.add_command(command)
+cli.add_command(leaderboard.leaderboard)  # `cq leaderboard` is `cq game leaderboard`
 
 
 def main() -> None:

@@ -219,6 +219,18 @@ class Settings(BaseSettings):
         description="How much lower the hashing threads' scheduling priority is (nice value "
         "added, where the system allows it per thread, as Linux): the game goes first.",
     )
+    guests: Annotated[Literal["off", "on"], BeforeValidator(lower)] = Field(
+        "off",
+        description="Guest accounts (docs/players-guide.md): on lets a visitor who opens a "
+        "game's page pick a name and play at once, without e-mail or password (an account "
+        "bound to that browser, marked as a guest, never rated); off refuses them with 403 "
+        "guests_off.",
+    )
+    guest_purge_after: Seconds = Field(
+        7 * 86400,
+        description="A guest account is removed after this long without play (no request "
+        "of its session, no move); its finished games keep a deleted-user name.",
+    )
     # --- games -------------------------------------------------------------------------
     message_limit: int = Field(
         100, ge=0, description="Messages a player may send per game (admins can change it)."

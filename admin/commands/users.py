@@ -118,6 +118,26 @@ def logout(state: AdminState, name: str, as_json: bool) -> None:
 
 @user.command()
 @click.argument("name")
+@click.argument("email")
+@json_option
+@pass_admin
+def convert(state: AdminState, name: str, email: str, as_json: bool) -> None:
+    """Turn the guest NAME into a full account with the e-mail address EMAIL.
+
+    The guest mark goes (its games from now on are rated; the earlier ones stay
+    unrated), its browser's session stays. It has no password yet: it sets one with
+    `cq user password -u NAME` (or the web's forgotten password), whose code is mailed
+    to EMAIL, then `cq verify`. To remove a guest: `cq-admin user delete NAME`.
+    """
+    with state.api() as api:
+        answer = api.convert_guest(name, email)
+    emit(answer, as_json, lambda: f"{answer['username']} is a full account now, with the "
+         f"e-mail address {answer['email']}; it sets a password with a forgotten-password "
+         "code mailed there.")
+
+
+@user.command()
+@click.argument("name")
 @click.option("-y", "--yes", "assume_yes", is_flag=True, help="Do not ask for confirmation")
 @json_option
 @pass_admin

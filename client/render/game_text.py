@@ -99,9 +99,11 @@ def render_game(game: dict[str, Any], theme: Theme | None, me: str | None = None
         lines.append(f"Invitation code: {game['invitation_code']}")
     if game["status"] == "waiting":
         waiting = game.get("waiting_players") or []
+        guests = set(game.get("guests") or [])
+        named = [f"{name} (guest)" if name in guests else name for name in waiting]
         lines.append(
             f"Waiting for players: {len(waiting)} of {game['players']} joined "
-            f"({', '.join(waiting) or 'nobody yet'})"
+            f"({', '.join(named) or 'nobody yet'})"
         )
     seats = game.get("seats") or []
     if seats:
@@ -123,6 +125,8 @@ def render_game(game: dict[str, Any], theme: Theme | None, me: str | None = None
             bot = (game.get("bots") or {}).get(name)
             if bot:
                 flags.append(f"bot, level {bot['level']}")
+            if name in (game.get("guests") or []):
+                flags.append("guest")
             flag_text = f"  <- {', '.join(flags)}" if flags else ""
             lines.append(
                 f"  {seat_marker(seat['seat'], theme)} {seat['seat']:<5} {name:<{width}}  "
@@ -163,6 +167,7 @@ def render_game_list(games: list[dict[str, Any]]) -> str:
             current = g.get("status") == "started" and name == g.get("turn_username")
             bot = (g.get("bots") or {}).get(name)
             level = f" (bot {bot['level']})" if bot else ""
+            level += " (guest)" if name in (g.get("guests") or []) else ""
             names.append((">" if current else "") + name + level)
         rows.append([
             str(g["id"]),

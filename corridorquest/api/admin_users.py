@@ -11,7 +11,7 @@ from corridorquest.api.auth import services
 from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.users import PublicUserOut
 from corridorquest.api.validation import check_text, parse_body, parse_query
-from corridorquest.services import admin_users, bot_admin
+from corridorquest.services import admin_users, bot_admin, guests
 
 bp = Blueprint("admin_users", url_prefix="/admin/users")
 
@@ -36,6 +36,7 @@ class AdminUserOut(BaseModel):
     description: str
     is_admin: bool
     bot: AdminBotMarkOut | None = None
+    guest: bool = False
     created_at: str | None
     email: str
     verified: bool
@@ -175,3 +176,24 @@ async def delete(request: Request, username: str) -> HTTPResponse:
     user = await require_admin_user(request, "delete users")
     check_text(username)
     return json(await admin_users.delete(services(request), user, username))
+
+
+class ConvertGuestIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    email: str = Field(max_length=320, description="the full account's e-mail address")
+
+
+@bp.post("/<username:str>/convert")
+@documented(
+    "Turn a guest into a full account with this e-mail address (it sets a password with "
+    "a forgotten-password code) (system admins only)",
+    tag=TAG,
+    ok=(200, AdminUserOut),
+    body=ConvertGuestIn,
+    errors=(403, 404, 409, 422),
+)
+async def convert(request: Request, username: str) -> HTTPResponse:
+    user = await require_admin_user(request, "convert guests")
+    check_text(username)
+    body = parse_body(request, ConvertGuestIn)
+    return json(await guests.convert(services(request), user, username, body.email))

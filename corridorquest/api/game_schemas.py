@@ -161,6 +161,10 @@ class GameOut(BaseModel):
     bots: dict[str, BotMarkOut] = Field(
         default_factory=dict, description="the bots among the players, by username"
     )
+    guests: list[str] = Field(
+        default_factory=list,
+        description="the guests among the players (GUESTS=on), by username: never rated",
+    )
     turn: SeatName | None
     turn_username: str | None
     winner: str | None
@@ -197,6 +201,10 @@ class GameSummaryOut(BaseModel):
     usernames: list[str]
     bots: dict[str, BotMarkOut] = Field(
         default_factory=dict, description="the bots among the players, by username"
+    )
+    guests: list[str] = Field(
+        default_factory=list,
+        description="the guests among the players (GUESTS=on), by username: never rated",
     )
     turn_username: str | None
     revision: int

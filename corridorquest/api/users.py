@@ -128,6 +128,7 @@ class PublicUserOut(BaseModel):
     description: str
     is_admin: bool
     bot: BotMarkOut | None = Field(None, description="set for a bot (SPEC §13): its level")
+    guest: bool = Field(False, description="a guest account (GUESTS=on): no e-mail, no password")
     created_at: str
 
 

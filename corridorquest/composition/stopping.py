@@ -3,7 +3,7 @@
 Sanic turns SIGINT and SIGTERM into `app.stop()` just before its after-start listeners
 run, and the server answers requests from then on. Two ways lost such a stop, and the
 server ran on, holding its port and its database, until killed (1 SIGTERM in 10 sent
-right after the first answer; tests/test_stop_at_start.py):
+right after the first answer; tests/operations/test_stop_at_start.py):
 
 - a stop during the after-start listeners stopped the event loop inside the start-up's
   `run_until_complete`, which swallowed it: here it waits until the server serves;

@@ -8,7 +8,7 @@
 - maintenance, every SCHEDULER_INTERVAL: cancelled games past CANCELLED_RETENTION,
   expired verifications and signups, expired sessions and old login attempts, old
   idempotency keys, old invitation-mail records, delivered outbox rows past
-  OUTBOX_RETENTION.
+  OUTBOX_RETENTION, guests without play for GUEST_PURGE_AFTER (`services.guests`).
 
 A purge runs in transactions of at most `PURGE_BATCH` games (the store's transactions run
 inline on SQLite: keep each one short).
@@ -25,6 +25,7 @@ from corridorquest.scheduler.leader import leadership_for
 from corridorquest.scheduler.loop import Scheduler, Sweep
 from corridorquest.services import games, idempotency, invitations, sessions, verification
 from corridorquest.services.context import ServiceContext
+from corridorquest.services.guests import purge_idle_guests
 from corridorquest.services.stalls import (
     remove_stalled,
     send_reminders,
@@ -76,6 +77,7 @@ STEPS: list[tuple[str, Step]] = [
     ("cancelled games purged", purge_cancelled_games),
     ("expired codes, signups, sessions and login records purged", purge_accounts),
     ("old idempotency keys and invitation-mail records purged", purge_records),
+    ("guests without play removed", purge_idle_guests),
     ("delivered or given-up outbox rows purged", purge_outbox),
 ]
 
@@ -97,6 +99,7 @@ SWEEPS: list[Sweep] = [
     every_interval(purge_cancelled_games),
     every_interval(purge_accounts),
     every_interval(purge_records),
+    every_interval(purge_idle_guests),
     every_interval(purge_outbox),
 ]
 

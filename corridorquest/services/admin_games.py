@@ -49,7 +49,7 @@ async def show(ctx: ServiceContext, current: CurrentUser, game_id: int) -> dict[
 
 
 def cancel_in_transaction(
-    loaded: LoadedGame, admin: CurrentUser, reason: str, events: list[Event]
+    loaded: LoadedGame, admin: CurrentUser | None, reason: str, events: list[Event]
 ) -> None:
     """Cancel a waiting or started game (its revision moves on); inside a transaction."""
     game = loaded.game
@@ -59,7 +59,7 @@ def cancel_in_transaction(
 
 
 def remove_in_transaction(
-    loaded: LoadedGame, admin: CurrentUser, user_id: int, reason: str, events: list[Event]
+    loaded: LoadedGame, admin: CurrentUser | None, user_id: int, reason: str, events: list[Event]
 ) -> str:
     """Take user `user_id` out of a waiting or started game: the seat is freed (a waiting
     game, not its game admin), else the game is cancelled with `reason`. Answers "left"

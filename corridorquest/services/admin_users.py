@@ -321,37 +321,8 @@ async def delete(ctx: ServiceContext, current: CurrentUser, username: str) -> di
         _not_yourself(current, user, "delete")
         _last_admin(user, "delete it")
         old = user.username
-        active = [
-            game.id
-            for game in Game.select(Game.id)
-            .join(GamePlayer, on=(GamePlayer.game == Game.id))
-            .where((GamePlayer.user == user.id) & Game.status.in_(["waiting", "started"]))
-            .order_by(Game.id)
-        ]
-        left: list[int] = []
-        cancelled: list[int] = []
         reason = f"an administrator deleted the account of {literal(old)}"
-        for game_id in active:
-            loaded = load_game(game_id, lock=True)
-            outcome = remove_in_transaction(loaded, current, user.id, reason, events)
-            (left if outcome == "left" else cancelled).append(game_id)
-        events.append(end_sessions(user.id))  # its streams end
-        for model in (Verification, IdempotentResponse, PasswordRequest, InvitationMail):
-            model.delete().where(model.user == user.id).execute()
-        MessageMute.delete().where(
-            (MessageMute.user == user.id) | (MessageMute.muted == user.id)
-        ).execute()
-        user.username = _free_name(user.id)
-        user.email = f"{user.username}@deleted.invalid"
-        user.password_hash = unusable
-        user.password_changed_at = utcnow()
-        user.description = ""
-        user.ntfy_dm_topic = None
-        user.notify_turn = user.notify_action = user.notify_game = user.notify_digest = False
-        user.is_admin = False
-        user.verified = True  # never an "expired signup" that a new signup could remove
-        user.locked = True
-        user.save()
+        left, cancelled = anonymise(user, current, reason, unusable, events)
         record(
             current,
             "user.delete",
@@ -367,3 +338,44 @@ async def delete(ctx: ServiceContext, current: CurrentUser, username: str) -> di
         }
 
     return await run_system_write(ctx, write)
+
+
+def anonymise(
+    user: User, by: CurrentUser | None, reason: str, unusable: str, events: list[Event]
+) -> tuple[list[int], list[int]]:
+    """Delete (anonymise) `user` inside a transaction, as described above: its waiting
+    games left (or cancelled with `reason`), its started games cancelled; `by`: the
+    administrator, None for the server (a guest's purge). `unusable`: the password hash
+    it keeps. Answers the games (left, cancelled)."""
+    active = [
+        game.id
+        for game in Game.select(Game.id)
+        .join(GamePlayer, on=(GamePlayer.game == Game.id))
+        .where((GamePlayer.user == user.id) & Game.status.in_(["waiting", "started"]))
+        .order_by(Game.id)
+    ]
+    left: list[int] = []
+    cancelled: list[int] = []
+    for game_id in active:
+        loaded = load_game(game_id, lock=True)
+        outcome = remove_in_transaction(loaded, by, user.id, reason, events)
+        (left if outcome == "left" else cancelled).append(game_id)
+    events.append(end_sessions(user.id))  # its streams end
+    for model in (Verification, IdempotentResponse, PasswordRequest, InvitationMail):
+        model.delete().where(model.user == user.id).execute()
+    MessageMute.delete().where(
+        (MessageMute.user == user.id) | (MessageMute.muted == user.id)
+    ).execute()
+    user.username = _free_name(user.id)
+    user.email = f"{user.username}@deleted.invalid"
+    user.password_hash = unusable
+    user.password_changed_at = utcnow()
+    user.description = ""
+    user.ntfy_dm_topic = None
+    user.notify_turn = user.notify_action = user.notify_game = user.notify_digest = False
+    user.is_admin = False
+    # a guest keeps its mark: its games stay unrated when they are rated again (rerate)
+    user.verified = True  # never an "expired signup" that a new signup could remove
+    user.locked = True
+    user.save()
+    return left, cancelled

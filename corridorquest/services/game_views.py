@@ -210,6 +210,11 @@ def bots_of(loaded: LoadedGame) -> dict[str, dict[str, int]]:
     }
 
 
+def guests_of(loaded: LoadedGame) -> list[str]:
+    """The guests among the players (GUESTS=on), by username, in join order."""
+    return [player.user.username for player in loaded.players if player.user.guest]
+
+
 def _pawns_view(state: GameState | None) -> dict[str, str]:
     return {s.value: str(sq) for s, sq in state.pawns.items()} if state else {}
 
@@ -307,6 +312,7 @@ def _board_view(
         "seats": _seats_view(loaded, visibility, roster),
         "waiting_players": loaded.usernames if status == "waiting" else [],
         "bots": bots_of(loaded),
+        "guests": guests_of(loaded),
         "turn": turn.value if turn is not None else None,
         "turn_username": roster.at(turn),
         "winner": roster.at(state.winner) if state is not None else None,
@@ -343,6 +349,7 @@ def summary_view(loaded: LoadedGame) -> dict[str, Any]:
         "winner": names.get(game.winner_id) if game.winner_id else None,
         "usernames": loaded.usernames,
         "bots": bots_of(loaded),
+        "guests": guests_of(loaded),
         "turn_username": turn_name,
         "revision": game.revision,
     }

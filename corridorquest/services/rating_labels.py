@@ -25,11 +25,12 @@ class Label:
 
     username: str
     bot_level: int | None = None
+    guest: bool = False  # a guest (GUESTS=on): never rated, no rating shown
     ratings: dict[str, str] = field(default_factory=dict)  # pool -> "1623" / "1500?"
 
     def rating(self, pool: str | None) -> str | None:
         """The rating shown in `pool` (None: the game has no pool, no rating shown)."""
-        if pool is None:
+        if pool is None or self.guest:
             return None
         return self.ratings.get(pool, NEWCOMER)
 
@@ -51,7 +52,7 @@ def _labels(usernames: list[str]) -> dict[str, Label]:
     now = utcnow()
     rows = (
         User.select(
-            User.username, User.bot_level, UserRating.pool, UserRating.rating,
+            User.username, User.bot_level, User.guest, UserRating.pool, UserRating.rating,
             UserRating.deviation, UserRating.volatility, UserRating.games,
             UserRating.last_played_at,
         )
@@ -60,8 +61,8 @@ def _labels(usernames: list[str]) -> dict[str, Label]:
         .tuples()
     )
     found: dict[str, Label] = {}
-    for name, level, pool, rating, deviation, volatility, games, last_played in rows:
-        label = found.setdefault(name, Label(name, level))
+    for name, level, guest, pool, rating, deviation, volatility, games, last_played in rows:
+        label = found.setdefault(name, Label(name, level, bool(guest)))
         if pool is None:
             continue  # never rated
         stored = Stored(rating, deviation, volatility, games, _when(last_played))

@@ -29,6 +29,7 @@ from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import NotFound
 from corridorquest.services.game_access import load_visible
 from corridorquest.services.game_views import iso
+from corridorquest.services.guests import any_guest, games_with_guests
 from corridorquest.store import rating_rows
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
 from corridorquest.store.rating_rows import Change, Stored
@@ -46,7 +47,7 @@ def record_finish(game: Game, scores: Mapping[int, int], at: datetime) -> None:
     """Inside the finishing transaction: rate the game's players (user id -> final score)
     in its pool, once."""
     pool = POOLS.get(int(game.players))
-    if pool is None or len(scores) < 2:
+    if pool is None or len(scores) < 2 or any_guest(scores):  # a guest: unrated for all
         return
     rating_rows.lock_players(pool, scores)
     if rating_rows.is_rated(game.id):
@@ -107,11 +108,12 @@ def rerate_all() -> int:
     the order the incremental updates took. Returns how many games were rated."""
     rating_rows.lock_all()
     games = rating_rows.finished_games()
+    with_guests = games_with_guests()
     rating_rows.forget_all()
     rated = 0
     for game in games:
         pool = POOLS.get(game.players)
-        if pool is None or len(game.scores) < 2:
+        if pool is None or len(game.scores) < 2 or game.id in with_guests:
             continue
         _rate(pool, game.id, game.scores, game.finished_at)
         rated += 1

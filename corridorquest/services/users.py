@@ -62,6 +62,7 @@ def public_view(user: User) -> dict[str, Any]:
         "description": user.description,
         "is_admin": user.is_admin,
         "bot": None if user.bot_level is None else {"level": user.bot_level},
+        "guest": bool(user.guest),
         "created_at": iso(user.created_at),
     }
 
@@ -251,6 +252,12 @@ def _usable(user: User | None, username: str) -> User:
     if not user.verified:
         raise Forbidden(
             "account_unverified", "this account is not verified yet: verify the signup code first"
+        )
+    if user.guest:  # no e-mail, no password (services/guests.py) until an admin converts it
+        raise Forbidden(
+            "guest_account",
+            f"{user.username} is a guest: it has no e-mail address or password; a server "
+            "administrator can make it a full account (cq-admin user convert)",
         )
     return user
 

@@ -164,7 +164,8 @@ def queue_code_mail(
     body = (
         f"Hello {username},\n\n"
         f"Your Corridor Quest verification code is: {code}\n\n"
-        f"Enter it with `cq verify --code {code}` from the same computer to "
+        f"Enter it on the web page that asked for it, or with `cq verify --code {code}` "
+        "from the same computer, to "
         f"{_ACTIONS[purpose]}. It is valid for {minutes} minutes.\n"
         f"A wrong code may be retried twice; {_THIRD_WRONG[purpose]}.\n\n"
         f"{_IGNORE[purpose]}\n"

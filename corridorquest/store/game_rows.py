@@ -22,7 +22,7 @@ from corridorquest.store.transaction_memo import transaction_memo
 
 # The user columns a loaded player carries (`player.user` is a partial User; `version_of`
 # names them one by one).
-PLAYER_USER_FIELDS = ("id", "username", "email", "is_admin", "bot_level")
+PLAYER_USER_FIELDS = ("id", "username", "email", "is_admin", "bot_level", "guest")
 
 _sql: dict[str, str] = {}
 
@@ -178,7 +178,7 @@ def version_of(game: Game, players: list[GamePlayer]) -> GameVersion:
         user = player.user.__data__.get
         rows.append(
             (revision, seed, user("id"), user("username"), user("email"), user("is_admin"),
-             user("bot_level"))
+             user("bot_level"), user("guest"))
         )
     return rows
 

@@ -61,6 +61,9 @@ class User(BaseModel):
     password_changed_at = pw.DateTimeField(default=utcnow)
     # a bot (SPEC §13): its level 1..6; None for a person (migration step 16)
     bot_level = pw.IntegerField(null=True)
+    # a guest (GUESTS=on): no e-mail, no password, its session bound to one browser; never
+    # rated, purged after GUEST_PURGE_AFTER without play (migration step 20)
+    guest = pw.BooleanField(default=False)
 
     @classmethod
     def find_by_name(cls, username: str) -> User | None:

@@ -21,6 +21,7 @@ from corridorquest.web.game_data import (
     requested_step,
     step_view,
 )
+from corridorquest.web.seating import seat_panel
 from corridorquest.web.templating import render
 from corridorquest.web.viewer import login_redirect, viewer
 
@@ -63,6 +64,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
         analysis_graph=graph,
         analysis_status=analysis_status,
         code=code if view["private"] else None,  # for the fragment's and stream's requests
+        seat=seat_panel(request, user, view, code),  # a waiting game's seat panel
         **await live_values(request, user, view, best),
     )
     return html(page)

@@ -14,7 +14,13 @@
   boards and standings: tv.py;
 - `/users/{name}`: a player's ratings in both pools with a graph of each (rating_graph):
   profile.py; `/leaderboard`: the highest ratings of both pools: rating_leaderboard.py;
-- `/login`, `/logout`: login.py; `/web/static/...`: assets.py.
+- a waiting game's seat panel (take a seat; with GUESTS=on play as a guest, whose one
+  write `/web/games/{id}/guest` creates the guest, seats it and sets its cookie):
+  seating.py;
+- `/login`, `/logout`, `/web/csrf` (the write token the pages' script sends with its
+  writes to the API, see callers.py): login.py; `/signup`, `/verify` (and
+  `/verify/resend`): accounts.py; `/forgot`, `/reset`: accounts_reset.py;
+  `/web/static/...`: assets.py.
 
 The HTML comes from templates (templates/, through templating.py: autoescaped, strict).
 Every answer carries the pages' security headers (page_headers.py): no inline script or
@@ -27,14 +33,25 @@ URLs answer 404 except to their players and to whoever opens the game's join lin
 invitation code, `?code=`); a waiting game's page shows its join link as a QR code
 (join_qr.py; a private game's to its players only). With
 WEB_WATCH_WITHOUT_LOGIN=false the pages ask for a login (`/login` sets a session cookie
-that counts for GET requests only).
+that counts for reads; writes need the write token of `/web/csrf` too).
 """
 
 from __future__ import annotations
 
 from sanic import Blueprint
 
-from corridorquest.web import assets, game_pages, lobby, login, profile, rating_leaderboard, tv
+from corridorquest.web import (
+    accounts,
+    accounts_reset,
+    assets,
+    game_pages,
+    lobby,
+    login,
+    profile,
+    rating_leaderboard,
+    seating,
+    tv,
+)
 from corridorquest.web.page_headers import add_page_headers
 
 bp = Blueprint("web", url_prefix="/")
@@ -45,6 +62,7 @@ ROUTES = (  # (address, method, handler)
     ("/web/lobby", "GET", lobby.lobby_fragment),
     ("/games/<game_id:int>", "GET", game_pages.game_page),
     ("/web/games/<game_id:int>/live", "GET", game_pages.game_fragment),
+    ("/web/games/<game_id:int>/guest", "POST", seating.guest_seat),
     ("/users/<username:str>", "GET", profile.profile_page),
     ("/leaderboard", "GET", rating_leaderboard.leaderboard_page),
     ("/tv", "GET", tv.tv),
@@ -54,6 +72,16 @@ ROUTES = (  # (address, method, handler)
     ("/login", "GET", login.login_page),
     ("/login", "POST", login.login),
     ("/logout", "POST", login.logout),
+    ("/web/csrf", "GET", login.csrf),
+    ("/signup", "GET", accounts.signup_page),
+    ("/signup", "POST", accounts.signup),
+    ("/verify", "GET", accounts.verify_page),
+    ("/verify", "POST", accounts.verify),
+    ("/verify/resend", "POST", accounts.resend),
+    ("/forgot", "GET", accounts_reset.forgot_page),
+    ("/forgot", "POST", accounts_reset.forgot),
+    ("/reset", "GET", accounts_reset.reset_page),
+    ("/reset", "POST", accounts_reset.reset),
     ("/favicon.ico", "GET", assets.favicon),
     ("/web/static/<name:str>", "GET", assets.asset),
 )

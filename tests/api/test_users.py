@@ -45,6 +45,7 @@ def test_show_self_has_every_field_and_others_only_public_ones(
         "description": "",
         "is_admin": False,
         "bot": None,  # a person (a bot: {"level": N})
+        "guest": False,  # a full account (a guest of GUESTS=on: true)
         "created_at": me["created_at"],
     }
     missing = client.get("/users/nobody")

@@ -30,7 +30,8 @@ def test_every_command_has_help(cq: Cq, path: list[str]) -> None:
 
 def test_command_tree_matches_the_manual() -> None:
     assert set(cli.commands) == {"signup", "login", "logout", "verify", "server", "user",
-                                 "profile", "game"}
+                                 "profile", "game",
+                                 "leaderboard"}  # issue 28: as `cq game leaderboard`
     user = cli.commands["user"]
     game = cli.commands["game"]
     assert isinstance(user, click.Group) and isinstance(game, click.Group)

@@ -89,6 +89,8 @@ def test_the_leaderboard_by_rating(
     board = cq("game", "leaderboard", "--rating", "--pool", "2p", profile="rina")
     assert board.exit_code == 0, board.output
     assert board.output.splitlines()[-1].split() == ["1", "rolf", "1720", "70", "20"]
+    short = cq("leaderboard", "--rating", "--pool", "2p", profile="rina")  # as the issue says
+    assert (short.exit_code, short.output) == (0, board.output)
     four = cq("game", "leaderboard", "-r", "--pool", "4p", profile="rina")
     assert "4 players" in four.output and "Nobody qualifies yet." in four.output
     for bad in (("--pool", "3p", "-r"), ("--pool", "4p")):

@@ -4,7 +4,8 @@
 
 Starts the real server, plays a few games through the API (a started 2-player game, a
 4-player game with walls, a finished game; then four more for the projector's six
-boards, among them a 17x17 one) and photographs the pages in chromium; /tv at 1920x1080.
+boards, among them a 17x17 one) and photographs the pages in chromium (the lobby as a
+logged-in player sees it; /tv at 1920x1080).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import httpx
 
+from corridorquest.callers import SESSION_COOKIE
 from tests.api.mode_helpers import act, best_step, pick_wall, play_out, start
 from tests.support.server import running_server
 from tests.support.users import insert_user
@@ -58,12 +60,22 @@ def main(only: list[str]) -> None:
                 "Authorization": f"Bearer {tokens['bob']}"})
             with browser_page() as browser:
                 page = browser.new_page(viewport={"width": 1200, "height": 800})
-                for name, path in (("lobby", "/"), ("game", f"/games/{four.id}"),
+                for name, path in (("game", f"/games/{four.id}"),
                                    ("replay", f"/games/{done.id}?at=5")):
                     if wanted(name):
                         page.goto(server.base_url + path)
                         time.sleep(0.5)
                         page.screenshot(path=str(OUT / f"web-{name}.png"))
+                # the lobby of a logged-in player (alice's session cookie): the forms that
+                # play, her games with whose turn it is, the games to join and to watch
+                if wanted("lobby"):
+                    alice = browser.new_context(viewport={"width": 1200, "height": 800})
+                    alice.add_cookies([{"name": SESSION_COOKIE, "value": tokens["alice"],
+                                        "url": server.base_url}])
+                    page = alice.new_page()
+                    page.goto(server.base_url + "/")
+                    time.sleep(0.5)
+                    page.screenshot(path=str(OUT / "web-lobby.png"), full_page=True)
                 tv = browser.new_page(viewport={"width": 1920, "height": 1080})  # a projector
                 if wanted("tv"):
                     tv.goto(server.base_url + "/tv")

@@ -71,6 +71,8 @@ STEPS: list[Step] = [
      schema.imported_games),
     (19, "finished games' analyses: each ply judged by the bots' engine (issue 31)",
      schema.game_analyses),
+    (20, "users with a guest mark: accounts without e-mail or password (GUESTS=on)",
+     schema.guest_mark),
 ]
 
 

@@ -112,3 +112,7 @@ def imported_games(db: pw.Database) -> None:
 
 def game_analyses(db: pw.Database) -> None:
     db.create_tables([GameAnalysis], safe=True)
+
+
+def guest_mark(db: pw.Database) -> None:
+    add_column_if_missing(db, "user", "guest", pw.BooleanField(default=False))

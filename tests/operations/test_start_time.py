@@ -12,7 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.server import free_port, server_env
+
+pytestmark = pytest.mark.backend_neutral  # SQLite whatever CQ_TEST_DATABASE_URL says (the start-up)
 
 COUNTING_SERVER = """
 import os, signal, socket, sys, threading, time

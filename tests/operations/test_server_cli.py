@@ -28,6 +28,8 @@ from tests.support.server import (
 )
 from tests.support.users import make_user
 
+pytestmark = pytest.mark.backend_neutral  # serve: settings, TLS, files; SQLite whatever the URL
+
 
 def test_serve_help_lists_its_options() -> None:
     result = CliRunner().invoke(main, ["serve", "--help"])

@@ -9,12 +9,16 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from corridorquest.engine import GameState
 from corridorquest.services import games, play, stalls
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.settings import Settings
 from corridorquest.store.models import Game, GameMessage, User, utcnow
+
+pytestmark = pytest.mark.backend_neutral  # SQLite (Settings' default) whatever the URL says
 
 
 def _user(ctx: ServiceContext, name: str) -> CurrentUser:

@@ -5,9 +5,9 @@ offers of a move's answer, which a process builds from what it remembered of its
 previous move of that game (services/last_commit/views.py) when nothing happened in between.
 
 PostgreSQL only (CQ_TEST_DATABASE_URL, as in CI): a second server on an SQLite file
-refuses to start (tests/test_server_cli.py). The SQLite-only game cache, which the rename
-test met through the second process, is checked against renames and other writers in
-tests/store/test_game_cache.py.
+refuses to start (tests/operations/test_server_cli.py). The SQLite-only game cache, which
+the rename test met through the second process, is checked against renames and other
+writers in tests/services/last_commit/test_games.py.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from corridorquest.store.connection import sqlite_path
-from tests.api.wander_helpers import WanderingGame
+from tests.operations.wander_helpers import WanderingGame
 from tests.support.server import RunningServer, running_server
 from tests.support.users import auth, insert_user
 

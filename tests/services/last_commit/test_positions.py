@@ -9,6 +9,8 @@ import pytest
 from corridorquest.engine import GameState, Seat
 from corridorquest.services.last_commit import positions as state_cache
 
+pytestmark = pytest.mark.backend_neutral  # no database
+
 
 def _position() -> GameState:
     state = GameState.new(size=9, players=2, first=Seat.NORTH)

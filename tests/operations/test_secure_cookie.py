@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.api.test_https import serving
+from tests.operations.test_https import serving
 from tests.support.users import DEFAULT_PASSWORD, latest_code
 
 pytestmark = pytest.mark.backend_neutral  # the cookie's Secure flag behind a proxy

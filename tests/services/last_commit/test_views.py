@@ -9,6 +9,8 @@ import pytest
 from corridorquest.services.last_commit import views as view_cache
 from corridorquest.store.game_rows import ActionRow
 
+pytestmark = pytest.mark.backend_neutral  # no database
+
 ROW = ActionRow(1, "north", 7, "move", "e8", datetime(2026, 1, 1, 12, 0, 0))
 
 

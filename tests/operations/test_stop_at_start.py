@@ -11,7 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.server import free_port, server_env
+
+pytestmark = pytest.mark.backend_neutral  # SQLite whatever CQ_TEST_DATABASE_URL says (the start-up)
 
 KILLED_WHILE_STARTING = """
 import asyncio, os, signal

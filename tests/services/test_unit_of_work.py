@@ -23,6 +23,8 @@ from corridorquest.services.unit_of_work import GameWrite, write_game
 from corridorquest.settings import Settings
 from corridorquest.store.models import Game, GameMessage, IdempotentResponse, User, utcnow
 
+pytestmark = pytest.mark.backend_neutral  # SQLite (Settings' default) whatever the URL says
+
 
 def _user(ctx: ServiceContext, name: str) -> CurrentUser:
     def create() -> User:

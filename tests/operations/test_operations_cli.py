@@ -29,7 +29,7 @@ from corridorquest.engine.trading import transfer_wall
 from corridorquest.store import Store
 from corridorquest.store.migrations import STEPS, latest_version
 from corridorquest.store.replay import StoredAction, Trade, replay_stored
-from tests.api.wander_helpers import WanderingGame
+from tests.operations.wander_helpers import WanderingGame
 from tests.support.games import history, play
 from tests.support.server import (
     free_port,

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from corridorquest.store.connection import sqlite_path
-from tests.api.wander_helpers import WanderingGame, stored_games_replay
+from tests.operations.wander_helpers import WanderingGame, stored_games_replay
 from tests.support.games import history, play
 from tests.support.server import (
     free_port,

@@ -18,6 +18,8 @@ from corridorquest.store import Store
 from corridorquest.store.game_rows import ActionRow
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
 
+pytestmark = pytest.mark.backend_neutral  # SQLite whatever CQ_TEST_DATABASE_URL says
+
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
