@@ -8,10 +8,9 @@ A game that ends stays with its result for up to `?linger=` seconds (TV_LINGER).
 `/tv?tournament=ID`: that tournament's latest round's boards instead, with its
 standings in the side column (tv_tournament.py, tv_standings.html).
 
-The boards fill the screen: `grid(n)` picks the columns and rows for the page's n
-games that give the largest board on a landscape screen (a class of the grid; the
-style sheet, static/tv.css, sizes each board to its cell and turns the grid on a
-portrait screen); no page scrolls.
+The boards fill the screen: tv_grid.grid(n) picks the columns and rows for the page's
+n games (classes of the grid; the style sheet, static/tv.css, sizes each board to its
+cell and turns the grid on a portrait screen); no page scrolls.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from corridorquest.services.rating_labels import Label, pool_of, rating_labels
 from corridorquest.web.game_data import public_game
 from corridorquest.web.join_qr import base_url, join_qr, qr_svg
 from corridorquest.web.templating import render
+from corridorquest.web.tv_grid import grid
 from corridorquest.web.tv_tournament import Panel, panel
 from corridorquest.web.viewer import login_redirect, viewer
 
@@ -42,29 +42,6 @@ TV_POLL = 1.0  # seconds between two looks of /tv for games that started or ende
 TV_GAMES = 500  # started games /tv looks at
 TV_JOINABLE = 4  # waiting public games whose join QR code /tv shows (the newest)
 TV_LINGER = 10  # seconds a game that ended stays on /tv with its result (at most)
-
-# The screen grid() plans for (CSS pixels of a 1920x1080 projector less the header and
-# the side column) and the room a caption takes under a board, or beside it.
-SCREEN_WIDTH, SCREEN_HEIGHT = 1560, 1020
-CAPTION_UNDER, CAPTION_BESIDE = 90, 300
-
-
-def board_side(cols: int, rows: int) -> float:
-    """The side of a board in a grid of `cols` x `rows` cells (its caption under it or
-    beside it, whichever leaves the larger board)."""
-    width, height = SCREEN_WIDTH / cols, SCREEN_HEIGHT / rows
-    return max(min(width - CAPTION_BESIDE, height), min(width, height - CAPTION_UNDER))
-
-
-def grid(count: int) -> tuple[int, int]:
-    """(columns, rows) for `count` boards: the largest board, then the fewest empty
-    cells (1: one board; 2: side by side; 4: 2x2; 5 and 6: 3x2)."""
-    count = max(count, 1)
-    shapes = [
-        (cols, -(-count // cols)) for cols in range(1, count + 1)
-    ]  # each number of columns with the fewest rows that hold every board
-    return max(shapes, key=lambda shape: (board_side(*shape), -shape[0] * shape[1]))
-
 
 def figure(view: dict[str, Any], labels: dict[str, Label]) -> dict[str, Any]:
     """The values of one figure (tv_figure.html): the game's view and its board, its

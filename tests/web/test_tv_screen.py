@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from corridorquest.web.tv import grid
+from corridorquest.web.tv_grid import grid
 from tests.api.mode_helpers import Match, play_out, start
 from tests.support.server import RunningServer
 from tests.web.browser import Browser, browser_page, chromium_missing
