@@ -416,3 +416,35 @@ class ApiClient:
     def rating_leaderboard(self, pool: str) -> Json:
         params = {"pool": pool}
         return self.call("GET", "/leaderboards/ratings", params=params, auth=bool(self.token))
+
+    # -- tournaments ----------------------------------------------------------------------------
+
+    def _tournament_write(self, path: str, body: Json | None = None) -> Json:
+        headers = {"Idempotency-Key": uuid.uuid4().hex}  # a retry after a lost answer
+        return self.call("POST", path, json=body or {}, headers=headers)
+
+    def new_tournament(self, body: Json) -> Json:
+        return self._tournament_write("/tournaments", body)
+
+    def tournaments(self) -> Json:
+        return self.call("GET", "/tournaments")
+
+    def tournament(self, tournament_id: int) -> Json:
+        return self.call("GET", f"/tournaments/{tournament_id}")
+
+    def join_tournament(self, tournament_id: int) -> Json:
+        return self._tournament_write(f"/tournaments/{tournament_id}/join")
+
+    def leave_tournament(self, tournament_id: int) -> Json:
+        return self._tournament_write(f"/tournaments/{tournament_id}/leave")
+
+    def add_tournament_bot(self, tournament_id: int, level: int) -> Json:
+        return self._tournament_write(f"/tournaments/{tournament_id}/bots", {"level": level})
+
+    def remove_from_tournament(self, tournament_id: int, username: str) -> Json:
+        return self._tournament_write(
+            f"/tournaments/{tournament_id}/remove", {"username": username}
+        )
+
+    def start_tournament(self, tournament_id: int) -> Json:
+        return self._tournament_write(f"/tournaments/{tournament_id}/start")

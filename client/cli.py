@@ -27,6 +27,7 @@ from client.commands.account import login, logout, signup, verify
 from client.commands.game_group import game as game_group
 from client.commands.profiles_cmd import profile
 from client.commands.server import server
+from client.commands.tournament import tournament
 from client.commands.user import user
 from client.state import AppState
 
@@ -47,7 +48,7 @@ def cli(ctx: click.Context) -> None:
 
 
 user.add_command(profile)  # `cq user profile` is `cq profile`
-for command in (signup, login, logout, verify, server, user, profile, game_group):
+for command in (signup, login, logout, verify, server, user, profile, game_group, tournament):
     cli.add_command(command)
 cli.add_command(leaderboard.leaderboard)  # `cq leaderboard` is `cq game leaderboard`
 

@@ -100,6 +100,15 @@ class GameCancelled(GameEvent):
 
 
 @dataclass(frozen=True)
+class TournamentPaired(GameEvent):
+    """The server started this game for round `round` of a tournament (SPEC §15): its
+    players are told whom they play (instead of the game's start)."""
+
+    tournament_id: int
+    round: int
+
+
+@dataclass(frozen=True)
 class MarkersChanged(GameEvent):
     """A player placed or removed one of its markers (the game's revision stays)."""
 

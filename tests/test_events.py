@@ -95,6 +95,7 @@ def test_every_event_the_notifications_keep_comes_back_equal_from_its_record() -
         AdminBroadcast,
         MessagePosted,
         StallReminder,
+        TournamentPaired,
         UsernameChanged,
         from_record,
         to_record,
@@ -114,6 +115,7 @@ def test_every_event_the_notifications_keep_comes_back_equal_from_its_record() -
         UsernameChanged(2, "dave", "davey"),
         StallReminder(game_id=4, revision=9, user_id=5, turn_since="2026-11-25T10:00:00Z",
                       removal_at="2026-12-09T10:00:00Z"),
+        TournamentPaired(game_id=4, revision=2, tournament_id=3, round=2),
     ]
     assert {type(sample) for sample in samples} == set(KEPT_EVENTS)
     for sample in samples:

@@ -33,6 +33,7 @@ from corridorquest.api import (
     sessions,
     streams,
     swagger_assets,
+    tournaments,
     trading,
     users,
 )
@@ -60,6 +61,7 @@ BLUEPRINTS: list[Blueprint] = [
     sessions.bp,
     sessions.verifications_bp,
     streams.bp,
+    tournaments.bp,
 ]
 
 

@@ -19,6 +19,7 @@ ntfy is made only when NTFY_URL is set.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,7 @@ from corridorquest.events import (
     MessagePosted,
     PlayersInvited,
     StallReminder,
+    TournamentPaired,
     UsernameChanged,
 )
 from corridorquest.notify import wording
@@ -40,7 +42,13 @@ from corridorquest.notify.address import server_address
 from corridorquest.notify.facts import FactsCache, GameFacts
 from corridorquest.services.user_refs import ids_in, render, usernames
 from corridorquest.settings import Settings
-from corridorquest.store.models import GameMessage, MessageMute, User
+from corridorquest.store.models import (
+    GameMessage,
+    MessageMute,
+    Tournament,
+    TournamentGame,
+    User,
+)
 
 # SPEC §9: the priority of each tag (`dm`: the priority of a DM; `user`: a username change)
 PRIORITIES = {
@@ -66,6 +74,7 @@ KEPT_EVENTS: tuple[type[Event], ...] = (
     AdminBroadcast,
     UsernameChanged,
     StallReminder,
+    TournamentPaired,
 )
 
 
@@ -230,12 +239,38 @@ def game_started(event: GameStarted, facts: GameFacts, plan: Plan) -> None:
 
     spectator = told(None)
     plan.push(facts.topic, f"Game {gid} started", spectator)
+    if TournamentGame.select().where(TournamentGame.game == gid).exists():
+        return  # a tournament's game: its players hear of it as a pairing (below)
     for uid in facts.player_ids():
         user = facts.users.get(uid)
         plan.mail(user, told(uid), f"Corridor Quest: game {gid} started", facts)
         if facts.public and user is not None:
             types = spectator.types if uid == event.first_user_id else ("game",)
             plan.push(user.username, f"Game {gid} started", Told(types, spectator.lines))
+
+
+def tournament_paired(event: TournamentPaired, facts: GameFacts, plan: Plan) -> None:
+    """Each player of a game the server started for a tournament: whom they play, in
+    which game, who moves first (bots: nothing, as always)."""
+    gid = facts.id
+    tournament = Tournament.get_or_none(Tournament.id == event.tournament_id)
+    name = tournament.name if tournament is not None else "(deleted)"
+    table = TournamentGame.get_or_none(TournamentGame.game == gid)
+    order = json.loads(table.players) if table is not None else facts.player_ids()
+    first = int(order[0]) if order else None
+    title = f"{name}, round {event.round}: game {gid}"
+    for uid in facts.player_ids():
+        user = facts.users.get(uid)
+        others = [facts.name(o) for o in order if int(o) != uid]
+        you = uid == first
+        told = Told(
+            ("game", "turn") if you else ("game",),
+            (wording.paired_line(name, event.round, others, gid, facts.variant()),
+             wording.turn_line(facts.name(first), you)),
+        )
+        plan.mail(user, told, f"Corridor Quest: {title}", facts)
+        if facts.public and user is not None:
+            plan.push(user.username, title, told)
 
 
 def game_finished(event: GameFinished, facts: GameFacts, plan: Plan) -> None:
@@ -354,6 +389,7 @@ GameHandler = Callable[[Any, GameFacts, Plan], None]
 _GAME_EVENTS: dict[type[Event], GameHandler] = {
     ActionPlayed: action_played,
     GameStarted: game_started,
+    TournamentPaired: tournament_paired,
     GameFinished: game_finished,
     GameCancelled: game_cancelled,
     StallReminder: stall_reminder,

@@ -43,6 +43,13 @@ def started_line(game_id: int, names: Sequence[str], variant: str) -> str:
     return f"Game {game_id} ({variant}) started: {', '.join(names)}."
 
 
+def paired_line(
+    tournament: str, number: int, others: Sequence[str], game_id: int, variant: str
+) -> str:
+    return (f"Tournament {tournament}, round {number}: you play {_listed(others)} "
+            f"in game {game_id} ({variant}).")
+
+
 def finished_line(game_id: int, winner: str, scores: Mapping[str, int]) -> str:
     listed = ", ".join(f"{name} {score}" for name, score in scores.items())
     return f"Game {game_id} finished: {winner} won. Scores: {listed}."

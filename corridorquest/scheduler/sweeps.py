@@ -4,6 +4,8 @@
   the next turn's deadline.
 - reminders: remind players whose turn lasted STALL_REMIND_AFTER, again every
   STALL_REMIND_INTERVAL (`services.stalls`); wakes at the next reminder's moment.
+- tournaments, every SCHEDULER_INTERVAL: settle ended games, make the next rounds
+  (`services.tournament_rounds`); nudged at once when a game ends (`tournament_nudge`).
 - digests, every SCHEDULER_INTERVAL: the daily digest mails due (`notify.digest`).
 - maintenance, every SCHEDULER_INTERVAL: cancelled games past CANCELLED_RETENTION,
   expired verifications and signups, expired sessions and old login attempts, old
@@ -23,6 +25,7 @@ from datetime import datetime
 from corridorquest.notify.digest import send_digests
 from corridorquest.scheduler.leader import leadership_for
 from corridorquest.scheduler.loop import Scheduler, Sweep
+from corridorquest.scheduler.tournament_nudge import follow_tournament_games
 from corridorquest.services import games, idempotency, invitations, sessions, verification
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.guests import purge_idle_guests
@@ -32,6 +35,7 @@ from corridorquest.services.stalls import (
     sweep_reminders,
     sweep_stalls,
 )
+from corridorquest.services.tournament_rounds import sweep_tournaments
 from corridorquest.store import outbox
 
 
@@ -95,6 +99,7 @@ def every_interval(step: Step) -> Sweep:
 SWEEPS: list[Sweep] = [
     Sweep("stalls", sweep_stalls),
     Sweep("reminders", sweep_reminders),
+    Sweep("tournaments", sweep_tournaments),
     every_interval(send_digests),
     every_interval(purge_cancelled_games),
     every_interval(purge_accounts),
@@ -114,5 +119,6 @@ async def maintain_now(ctx: ServiceContext) -> list[tuple[str, int]]:
 def start_scheduler(ctx: ServiceContext) -> Scheduler:
     """Start the scheduler of this server process (it runs the sweeps while it leads)."""
     scheduler = Scheduler(ctx, SWEEPS, leadership_for(ctx))
+    follow_tournament_games(ctx)
     scheduler.start()
     return scheduler

@@ -14,6 +14,9 @@
   boards and standings: tv.py;
 - `/users/{name}`: a player's ratings in both pools with a graph of each (rating_graph):
   profile.py; `/leaderboard`: the highest ratings of both pools: rating_leaderboard.py;
+- `/tournaments` and `/tournaments/{id}`: the tournaments, one's standings, rounds
+  and live boards' links, refreshed like the lobby (`/web/tournaments/{id}`):
+  tournament_page.py;
 - a waiting game's seat panel (take a seat; with GUESTS=on play as a guest, whose one
   write `/web/games/{id}/guest` creates the guest, seats it and sets its cookie):
   seating.py;
@@ -50,6 +53,7 @@ from corridorquest.web import (
     profile,
     rating_leaderboard,
     seating,
+    tournament_page,
     tv,
 )
 from corridorquest.web.page_headers import add_page_headers
@@ -65,6 +69,9 @@ ROUTES = (  # (address, method, handler)
     ("/web/games/<game_id:int>/guest", "POST", seating.guest_seat),
     ("/users/<username:str>", "GET", profile.profile_page),
     ("/leaderboard", "GET", rating_leaderboard.leaderboard_page),
+    ("/tournaments", "GET", tournament_page.tournament_list),
+    ("/tournaments/<tournament_id:int>", "GET", tournament_page.tournament_page),
+    ("/web/tournaments/<tournament_id:int>", "GET", tournament_page.tournament_fragment),
     ("/tv", "GET", tv.tv),
     ("/web/tv/list", "GET", tv.tv_list),
     ("/web/tv/boards", "GET", tv.tv_boards),

@@ -31,7 +31,12 @@ def test_every_command_has_help(cq: Cq, path: list[str]) -> None:
 def test_command_tree_matches_the_manual() -> None:
     assert set(cli.commands) == {"signup", "login", "logout", "verify", "server", "user",
                                  "profile", "game",
-                                 "leaderboard"}  # issue 28: as `cq game leaderboard`
+                                 "leaderboard",  # issue 28: as `cq game leaderboard`
+                                 "tournament"}  # issue 30: tournaments
+    tournament = cli.commands["tournament"]
+    assert isinstance(tournament, click.Group)
+    assert set(tournament.commands) == {"new", "list", "show", "join", "leave", "start",
+                                        "add-bot", "remove"}
     user = cli.commands["user"]
     game = cli.commands["game"]
     assert isinstance(user, click.Group) and isinstance(game, click.Group)

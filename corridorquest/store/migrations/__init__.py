@@ -73,6 +73,8 @@ STEPS: list[Step] = [
      schema.game_analyses),
     (20, "users with a guest mark: accounts without e-mail or password (GUESTS=on)",
      schema.guest_mark),
+    (21, "tournaments: entrants, rounds, games and their results (issue 30)",
+     schema.tournaments),
 ]
 
 

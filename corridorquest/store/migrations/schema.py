@@ -22,6 +22,10 @@ from corridorquest.store.models import (
     OutboxItem,
     PasswordRequest,
     SignupRequest,
+    Tournament,
+    TournamentEntrant,
+    TournamentGame,
+    TournamentRound,
     UserRating,
     WallOffer,
 )
@@ -116,3 +120,9 @@ def game_analyses(db: pw.Database) -> None:
 
 def guest_mark(db: pw.Database) -> None:
     add_column_if_missing(db, "user", "guest", pw.BooleanField(default=False))
+
+
+def tournaments(db: pw.Database) -> None:
+    db.create_tables(
+        [Tournament, TournamentEntrant, TournamentRound, TournamentGame], safe=True
+    )

@@ -198,4 +198,6 @@ document.addEventListener("DOMContentLoaded", () => {
   if (game) gamePage(game);
   const lobby = document.getElementById("lobby");
   if (lobby) lobbyPage(lobby);
+  const tournament = document.getElementById("tournament"); // refreshed as the lobby
+  if (tournament) lobbyPage(tournament);
 });
