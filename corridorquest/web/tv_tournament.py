@@ -6,9 +6,9 @@ The tournament comes from `tournament_view(services, user, id)`: the tournament 
 API shows it (`GET /api/v1/tournaments/{id}`: "id", "name", "kind", "status", "round",
 "rounds", "standings" [{"rank", "username", "points", "buchholz", "score", "withdrawn"}],
 "pairings" [{"round", "games": [{"board", "game_id", "game_status"}]}]), or NotFound
-(`tournament_not_found`). This is the one place that reads tournaments for /tv: the
-tournament service (services/tournaments.py, issue 30 item 3) is wired here, and
-`panel_of` turns its view into what the page shows.
+(`tournament_not_found`): services/tournaments.py's show_tournament. This is the one
+place that reads tournaments for /tv; `panel_of` turns the view into what the page
+shows.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+from corridorquest.services import tournaments
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import NotFound
@@ -58,10 +59,9 @@ class Panel:
 async def tournament_view(
     ctx: ServiceContext, user: CurrentUser, tournament_id: int
 ) -> dict[str, Any]:
-    """The tournament as the API shows it. No tournament service on this branch yet:
-    every id is unknown. Wired, this is
-    `return await tournaments.show_tournament(ctx, user, tournament_id)`."""
-    raise NotFound("tournament_not_found", f"no tournament {tournament_id}")
+    """The tournament as the API shows it (tournaments are public: anybody who may
+    watch sees them); NotFound `tournament_not_found`."""
+    return await tournaments.show_tournament(ctx, user, tournament_id)
 
 
 def _number(value: Any) -> float:

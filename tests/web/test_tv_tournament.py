@@ -1,19 +1,27 @@
-"""The hook for a running tournament on /tv (issue 30, item 4): `/tv?tournament=ID`
-shows that tournament's latest round's boards with its standings beside them. The
-tournament service is not on this branch: here the panel is built from a tournament's
-view in the API's shape and rendered through the real templates, and the real server
-answers 404 `tournament_not_found` for any id (the page, the list, the fragment)."""
+"""A running tournament on /tv (issue 30, item 4): `/tv?tournament=ID` shows that
+tournament's latest round's boards with its standings beside them. The panel built
+from a tournament's view in the API's shape and rendered through the real templates;
+the real server's 404 `tournament_not_found` for an unknown id (the page, the list,
+the fragment); and a real Swiss started through the API, followed in chromium.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
+from corridorquest.engine import GameState, Seat
 from corridorquest.web.join_qr import qr_svg
 from corridorquest.web.templating import render
 from corridorquest.web.tv_tournament import panel_of
-from tests.support.server import RunningServer
+from tests.api.mode_helpers import Match, play_out
+from tests.support.games import get_game
+from tests.support.server import RunningServer, running_server
+from tests.support.users import auth, insert_user
+from tests.web.browser import browser_page, chromium_missing
 
 
 def _swiss() -> dict[str, Any]:
@@ -92,3 +100,53 @@ def test_an_unknown_tournament_is_not_found(server: RunningServer) -> None:
         boards = httpx.get(f"{server.base_url}/web/tv/boards?tournament={wanted}", timeout=10)
         assert boards.status_code == 404
     assert httpx.get(f"{server.base_url}/tv?tournament=", timeout=10).status_code == 200
+
+
+@pytest.mark.skipif(chromium_missing(), reason="needs /usr/bin/chromium")
+def test_a_running_tournament_shows_its_boards_and_standings_live(tmp_path: Path) -> None:
+    """The real tournament service: a Swiss of four started through the API; /tv?tournament
+    shows round 1's two boards and the four entrants; a game played to its end through the
+    API gives its winner a point on the screen, without a reload."""
+    with running_server(tmp_path, BOT_WORKERS="0", SCHEDULER_INTERVAL="1s") as server, \
+            httpx.Client(base_url=server.api, timeout=10) as client:
+        names = ["tva", "tvb", "tvc", "tvd"]
+        tokens = {name: insert_user(server.database_url, name) for name in names}
+        made = client.post("/tournaments", headers=auth(tokens["tva"]),
+                           json={"name": "Friday <Swiss>", "kind": "swiss", "rounds": 2,
+                                 "size": 5})
+        assert made.status_code == 201, made.text
+        tid = made.json()["id"]
+        for name in names:
+            entered = client.post(f"/tournaments/{tid}/join", headers=auth(tokens[name]))
+            assert entered.status_code in (201, 409), entered.text
+        started = client.post(f"/tournaments/{tid}/start", headers=auth(tokens["tva"]))
+        assert started.status_code == 200, started.text
+        tables = started.json()["pairings"][0]["games"]
+        ids = {int(t["game_id"]) for t in tables}
+        assert len(ids) == 2
+        with browser_page() as browser:
+            page = browser.new_page(viewport={"width": 1920, "height": 1080})
+            page.goto(f"{server.base_url}/tv?tournament={tid}")
+            page.wait_for_selector(".tv-standings")
+            shown = {int(f.get_attribute("data-game") or 0)
+                     for f in page.query_selector_all("figure.tv-board")}
+            assert shown == ids
+            players = [c.inner_text() for c in page.query_selector_all(".tv-standings .tv-name")]
+            assert sorted(players) == names
+            assert "Friday <Swiss>" in page.inner_text(".tv-standings h2")
+            page.evaluate("window.notReloaded = true")
+            page.wait_for_timeout(500)
+            first = min(ids)
+            game = get_game(client, tokens["tva"], first)
+            match = Match(game, {s["seat"]: tokens[s["username"]] for s in game["seats"]},
+                          {s["seat"]: s["username"] for s in game["seats"]},
+                          GameState.new(size=game["size"], players=game["players"],
+                                        first=Seat(game["turn"])),
+                          {s["seat"]: [] for s in game["seats"]})
+            play_out(client, match, walls_each=0)
+            winner = match.game["winner"]
+            row = f'.tv-standings tr[data-player="{winner}"] td:nth-child(3)'
+            page.wait_for_selector(f"{row}:text-is('1')", timeout=3000)
+            page.wait_for_selector(
+                f'figure[data-game="{first}"] .tv-state strong:text-is("{winner}")', timeout=2000)
+            assert page.evaluate("window.notReloaded") is True
