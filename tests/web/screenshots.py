@@ -4,8 +4,9 @@
 
 Starts the real server, plays a few games through the API (a started 2-player game, a
 4-player game with walls, a finished game; then four more for the projector's six
-boards, among them a 17x17 one) and photographs the pages in chromium (the lobby as a
-logged-in player sees it; /tv at 1920x1080).
+boards, among them a 17x17 one; a Swiss of four for the projector's tournament view) and
+photographs the pages in chromium (the lobby as a logged-in player sees it; /tv at
+1920x1080).
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from pathlib import Path
 import httpx
 
 from corridorquest.callers import SESSION_COOKIE
-from tests.api.mode_helpers import act, best_step, pick_wall, play_out, start
+from corridorquest.engine import GameState, Seat
+from tests.api.mode_helpers import Match, act, best_step, pick_wall, play_out, start
 from tests.support.server import running_server
-from tests.support.users import insert_user
+from tests.support.users import auth, insert_user
 from tests.web.browser import browser_page
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
@@ -36,9 +38,34 @@ def moves(client: httpx.Client, match, count: int, walls: int = 0) -> None:  # t
             act(client, match, "jump" if step.jump else "move", str(step.to))
 
 
+def swiss(client: httpx.Client, tokens: dict[str, str]) -> int:
+    """A Swiss of four (quinn, rupert, sybil, trent) started, its first game played out
+    and a few moves in the other: the tournament's id."""
+    names = ("quinn", "rupert", "sybil", "trent")
+    made = client.post("/tournaments", headers=auth(tokens["quinn"]),
+                       json={"name": "Friday Swiss", "kind": "swiss", "rounds": 3, "size": 7})
+    tid = int(made.json()["id"])
+    for name in names:
+        client.post(f"/tournaments/{tid}/join", headers=auth(tokens[name]))
+    started = client.post(f"/tournaments/{tid}/start", headers=auth(tokens["quinn"])).json()
+    ids = sorted(int(t["game_id"]) for t in started["pairings"][0]["games"])
+    for n, game_id in enumerate(ids):
+        game = client.get(f"/games/{game_id}", headers=auth(tokens["quinn"])).json()
+        match = Match(game, {s["seat"]: tokens[s["username"]] for s in game["seats"]},
+                      {s["seat"]: s["username"] for s in game["seats"]},
+                      GameState.new(size=game["size"], players=game["players"],
+                                    first=Seat(game["turn"])),
+                      {s["seat"]: [] for s in game["seats"]})
+        if n == 0:
+            play_out(client, match, walls_each=1)
+        else:
+            moves(client, match, 6, walls=2)
+    return tid
+
+
 def main(only: list[str]) -> None:
     """Every screenshot, or those whose names start with one of `only` (`tv`: the
-    projector's, web-tv.png and web-tv-6.png)."""
+    projector's: web-tv.png, web-tv-6.png and web-tv-tournament.png)."""
     OUT.mkdir(parents=True, exist_ok=True)
 
     def wanted(name: str) -> bool:
@@ -48,6 +75,7 @@ def main(only: list[str]) -> None:
         with httpx.Client(base_url=server.api, timeout=10) as client:
             names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
             names += ["ivan", "judy", "ken", "lena", "mallory", "niaj", "olivia", "peggy"]
+            names += ["quinn", "rupert", "sybil", "trent"]
             tokens = {n: insert_user(server.database_url, n) for n in names}
             two = start(client, {n: tokens[n] for n in ("alice", "bob")})
             moves(client, two, 7, walls=2)
@@ -99,6 +127,10 @@ def main(only: list[str]) -> None:
                     tv.goto(server.base_url + "/tv")
                     time.sleep(0.5)
                     tv.screenshot(path=str(OUT / "web-tv-6.png"))
+                if wanted("tv-tournament"):  # a Swiss of four, its first game over
+                    tv.goto(server.base_url + f"/tv?tournament={swiss(client, tokens)}")
+                    time.sleep(0.5)
+                    tv.screenshot(path=str(OUT / "web-tv-tournament.png"))
     print("wrote", ", ".join(sorted(p.name for p in OUT.glob("web-*.png"))))
 
 
