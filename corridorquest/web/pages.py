@@ -11,7 +11,8 @@ static/play.js writes to the API): every address of them, in one table.
 - `/tv`: every started public game on one screen, each board and caption live (one
   event stream for the screen; `/web/tv/games/{id}` after each event), games that start
   or end within TV_POLL seconds (`/web/tv/list`, then `/web/tv/boards`), pages
-  cycling: tv.py;
+  cycling, the server's join QR code in a corner; `/tv?tournament=ID` a tournament's
+  boards and standings: tv.py;
 - `/users/{name}`: a player's ratings in both pools with a graph of each (rating_graph):
   profile.py; `/leaderboard`: the highest ratings of both pools: rating_leaderboard.py;
 - `/tournaments` and `/tournaments/{id}`: the tournaments, one's standings, rounds
