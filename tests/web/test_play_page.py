@@ -1,7 +1,10 @@
 """Playing on the game page in a real browser (chromium through playwright), against the
-real server on loopback: two players logged in through /login play a 5x5 game to its
-end with clicks only (a wall, a refused wall and its message, a jump) while a third
-browser watches it live; a phone plays a 9x9 move and a wall by touch."""
+real server on loopback. The whole flow of a new player: two people sign up in two
+browsers, verify with the code mailed to the test's SMTP server, one creates a 5x5 game
+from the lobby and waits on its page, the other joins it with the lobby's Join button,
+and they play it to its end with clicks only (a wall, a refused wall and its message, a
+jump) while a third browser watches it live. A phone plays a 9x9 move and a wall by
+touch; a 17x17 board fits a laptop's screen."""
 
 from __future__ import annotations
 
@@ -13,12 +16,35 @@ import httpx
 import pytest
 
 from tests.support.server import RunningServer
+from tests.support.smtp_inbox import Inbox
 from tests.support.users import DEFAULT_PASSWORD, auth, insert_users
 from tests.web.browser import Browser, browser_page, chromium_missing
+from tests.web.flows import (
+    api_status,
+    click_wall,
+    create_from_lobby,
+    join_from_lobby,
+    mailed_server,
+    play_5x5_to_the_end,
+    sign_up_and_verify,
+    square,
+    status,
+    wait_turn,
+)
 
 pytestmark = pytest.mark.skipif(chromium_missing(), reason="needs /usr/bin/chromium")
 
-FORWARD = {"north": -1, "south": 1}
+
+@pytest.fixture(scope="module")
+def mailed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RunningServer, Inbox]]:
+    with mailed_server(tmp_path_factory.mktemp("play"), STREAM_KEEPALIVE="5") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def server(mailed: tuple[RunningServer, Inbox]) -> RunningServer:
+    """This module's one server (it mails its codes to the test's SMTP server)."""
+    return mailed[0]
 
 
 @pytest.fixture(scope="module")
@@ -52,120 +78,68 @@ def started(server: RunningServer, tokens: dict[str, str], **options: Any) -> di
         return dict(joined.json())
 
 
-def square(at: str, seat: str, rows: int) -> str:
-    return f"{at[0]}{int(at[1:]) + FORWARD[seat] * rows}"
+def api_game(page: Any, game_id: int) -> dict[str, Any]:
+    """The game as the page's user reads it from the API (with the cookie)."""
+    return dict(page.evaluate(f"cqApi('GET', '/games/{game_id}').then((a) => a.body)"))
 
 
-def click_wall(page: Any, slot: str, tap: bool = False) -> None:
-    """Point at the edge of a wall's place away from the crossing (the middle of its
-    bounding box is the crossing of the grooves, which two places share)."""
-    target = page.locator(f'#board [data-slot="{slot}"]')
-    box = target.bounding_box()
-    assert box is not None
-    spot = ({"x": box["width"] * 0.2, "y": box["height"] / 2} if slot.endswith("h")
-            else {"x": box["width"] / 2, "y": box["height"] * 0.2})
-    (target.tap if tap else target.click)(position=spot)
-
-
-def wait_turn(page: Any) -> None:
-    page.wait_for_selector("#board svg.my-turn .hit-square.legal", timeout=5000)
-
-
-def status(page: Any) -> str:
-    return str(page.inner_text("#play-status"))
-
-
-def test_two_players_play_a_5x5_game_to_the_end_with_clicks_and_a_third_watches(
-    server: RunningServer, browser: Browser
+def test_two_browsers_sign_up_create_and_join_from_the_lobby_and_play_5x5_to_the_end(
+    mailed: tuple[RunningServer, Inbox], browser: Browser
 ) -> None:
-    insert_users(server.database_url, ["plana", "planb"])
-    contexts, tokens = {}, {}
-    for name in ("plana", "planb"):
-        contexts[name], tokens[name] = logged_in(browser, server, name)
-    with httpx.Client(base_url=server.api, timeout=10) as api:
-        made = api.post("/games", json={"players": 2, "size": 5}, headers=auth(tokens["plana"]))
-        assert made.status_code == 201, made.text
-        waiting = contexts["plana"].new_page()  # its creator waits on the game's page
-        waiting.goto(f"{server.base_url}/games/{made.json()['id']}")
-        waiting.wait_for_selector("#board")
-        assert waiting.locator("#play").count() == 0
-        waiting.evaluate("window.notReloaded = true")
-        time.sleep(0.5)  # its stream is open
-        joined = api.post(f"/games/{made.json()['id']}/players", json={},
-                          headers=auth(tokens["planb"]))
-        assert joined.status_code == 201, joined.text
-        game = joined.json()
-    seats = {s["seat"]: s["username"] for s in game["seats"]}
-    first, second = game["turn"], "south" if game["turn"] == "north" else "north"
-    pages = {}
-    for seat, name in seats.items():
-        if name == "plana":  # the game started: the waiting page plays now
-            waiting.wait_for_selector("#play", timeout=5000)
-            assert waiting.evaluate("window.notReloaded") is True  # live, no reload
-            pages[seat] = waiting
-            continue
-        pages[seat] = contexts[name].new_page()
-        pages[seat].goto(f"{server.base_url}/games/{game['id']}")
+    server, inbox = mailed
+    base = server.base_url
+    contexts = {"ann": browser.new_context(viewport={"width": 1000, "height": 900}),
+                "bea": browser.new_context(viewport={"width": 390, "height": 844})}
     problems: list[str] = []  # the pages' script errors and CSP refusals
-    for page in pages.values():
+    mine = {}
+    for name, context in contexts.items():
+        mine[name] = page = context.new_page()
         page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda error: problems.append(str(error)))
+        sign_up_and_verify(page, base, inbox, name)  # each in the lobby, logged in
+    # ann creates a 5x5 game from the lobby's form and waits on its page
+    game_id = create_from_lobby(mine["ann"], 5)
+    waiting = mine["ann"]
+    assert api_status(waiting, game_id) == "waiting"
+    waiting.wait_for_selector("#board")
+    assert waiting.locator("#play").count() == 0
+    waiting.evaluate("window.notReloaded = true")
+    time.sleep(0.5)  # its stream is open
+    # bea joins it with its Join button in her lobby: its page, the game started
+    join_from_lobby(mine["bea"], base, game_id)
+    assert api_status(mine["bea"], game_id) == "started"
+    waiting.wait_for_selector("#play", timeout=5000)  # the waiting page plays now
+    assert waiting.evaluate("window.notReloaded") is True  # live, no reload
+    # ann's lobby in another tab: the game among hers, whose turn it is; its link leads there
+    tab = contexts["ann"].new_page()
+    tab.goto(f"{base}/")
+    listed = tab.inner_text(f'#lobby li:has(a[href="/games/{game_id}"])')
+    assert "your turn" in listed or "bea to move" in listed, listed
+    tab.fill('#join-code input[name="game"]', f"{base}/games/{game_id}")  # a link
+    tab.click('#join-code button[type="submit"]')
+    tab.wait_for_url(f"{base}/games/{game_id}")  # already in it: to its page
+    tab.close()
+
+    game = api_game(waiting, game_id)
+    assert game["status"] == "started"
+    seats = {s["seat"]: s["username"] for s in game["seats"]}
+    assert sorted(seats.values()) == ["ann", "bea"]
+    pages = {seat: mine[name] for seat, name in seats.items()}
     watcher = browser.new_page()  # nobody logged in: a spectator (WEB_WATCH_WITHOUT_LOGIN)
-    watcher.goto(f"{server.base_url}/games/{game['id']}")
+    watcher.goto(f"{base}/games/{game_id}")
     assert watcher.locator("#play").count() == 0
     assert watcher.locator("#board .hit").count() == 0  # a watcher's board has no targets
     for page in (*pages.values(), watcher):
         page.wait_for_selector("#board svg")
     time.sleep(0.5)  # the streams are open
-    at = {"north": "c5", "south": "c1"}
 
-    def moved(seat: str, to: str) -> None:
-        at[seat] = to
-        for page in (*pages.values(), watcher):
-            page.wait_for_selector(f'#board [data-seat="{seat}"][data-square="{to}"]',
-                                   timeout=5000)
-
-    # the first player places a wall: the preview under the pointer, then the click
-    a, b = pages[first], pages[second]
-    wait_turn(a)
-    assert b.locator("#board svg.my-turn").count() == 0  # not the other's turn
-    click_wall(a, "a2h")
-    for page in (*pages.values(), watcher):
-        page.wait_for_selector('#board [data-wall="a2h"]', timeout=5000)
-    # the second one points at the same place: refused (red), and the server says why
-    wait_turn(b)
-    b.locator('#board [data-slot="a2h"]').hover(position={"x": 5, "y": 10})
-    assert b.locator('#board .preview.refused[data-preview="a2h"]').count() == 1
-    click_wall(b, "a2h")
-    b.wait_for_selector("#play-status.refused", timeout=5000)
-    assert "overlaps" in status(b), status(b)
-    assert b.locator('#board [data-wall]').count() == 1  # nothing placed
-    # then the pawns walk towards each other until one jumps the other
-    b.click(f'#board [data-to="{square(at[second], second, 1)}"].legal')
-    moved(second, square(at[second], second, 1))
-    wait_turn(a)
-    a.click(f'#board [data-to="{square(at[first], first, 1)}"].legal')
-    moved(first, square(at[first], first, 1))
-    wait_turn(b)
-    b.click(f'#board [data-to="{square(at[second], second, 1)}"].legal')
-    moved(second, square(at[second], second, 1))
-    wait_turn(a)
-    jump = a.locator(f'#board [data-to="{square(at[first], first, 2)}"].legal')
-    assert jump.get_attribute("data-kind") == "jump"
-    jump.click()
-    moved(first, square(at[first], first, 2))
-    wait_turn(b)
-    b.click(f'#board [data-to="{square(at[second], second, 1)}"].legal')
-    moved(second, square(at[second], second, 1))
-    wait_turn(a)
-    a.click(f'#board [data-to="{square(at[first], first, 1)}"].legal')  # its goal row
-    winner = seats[first]
+    play_5x5_to_the_end(pages, watcher, game["turn"])
+    winner = seats[game["turn"]]
     for page in (*pages.values(), watcher):  # the finished page: the replay, the winner
         page.wait_for_selector("#replay", timeout=10000)
         assert f"won by {winner}" in page.inner_text(".status")
         assert page.locator("#play").count() == 0
-    with httpx.Client(base_url=server.api, timeout=10) as api:
-        final = api.get(f"/games/{game['id']}", headers=auth(tokens["plana"])).json()
+    final = api_game(waiting, game_id)
     assert final["status"] == "finished" and final["winner"] == winner
     # (a browser notes each 4xx answer, the refused wall's 422 among them: not a problem)
     assert [p for p in problems if not p.startswith("Failed to load resource")] == [], problems
