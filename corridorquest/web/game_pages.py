@@ -56,6 +56,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
     page = render(
         "game.html",
         user=user,
+        here=request.path + (f"?code={code}" if code and view["private"] else ""),
         game_id=game_id,
         live=live,
         replay=replay,

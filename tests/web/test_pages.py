@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from urllib.parse import parse_qs, urlsplit
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.api.mode_helpers import Match, act, best_step, pick_wall, play_out, start
-from tests.support.games import started_game
+from tests.support.games import new_game, started_game
 from tests.support.server import RunningServer
 from tests.web.browser import Browser, browser_page, chromium_missing
 
@@ -263,3 +264,16 @@ def test_the_pages_fit_a_phone(
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, (path, width)
     page.close()
+
+
+def test_a_visitors_log_in_and_sign_up_links_come_back_to_the_game(
+    server: RunningServer, client: httpx.Client, tokens: Any
+) -> None:
+    game = new_game(client, tokens(("wim",))["wim"], private=True)
+    page = f"/games/{game['id']}?code={game['invitation_code']}"
+    answer = httpx.get(server.base_url + page, timeout=10)
+    assert answer.status_code == 200, answer.text
+    for link in ("/login", "/signup"):
+        start_at = answer.text.index(f'href="{link}?next=') + len('href="')
+        href = answer.text[start_at:answer.text.index('"', start_at)].replace("&amp;", "&")
+        assert parse_qs(urlsplit(href).query)["next"] == [page]  # back here, code and all

@@ -55,10 +55,13 @@ def test_the_page_shows_standings_rounds_and_links_escaped(
     game = running["view"]["pairings"][0]["games"][0]
     assert f'<a href="/games/{game["game_id"]}">game {game["game_id"]}</a>' in text
     assert "<h2>Standings</h2>" in text
+    assert f'<a href="/tv?tournament={running["id"]}" class="on-tv">' in text  # for the host
     assert f"bye: {running['view']['pairings'][0]['byes'][0]}" in text
     listed = httpx.get(f"{server.base_url}/tournaments", timeout=10).text
     assert f'<a href="/tournaments/{running["id"]}">Friday &lt;b&gt;night' in listed
     assert f'<a href="/tournaments/{running["waiting"]}">Later</a>' in listed
+    waiting = httpx.get(f"{server.base_url}/tournaments/{running['waiting']}", timeout=10).text
+    assert "/tv?tournament=" not in waiting  # nothing to show before it starts
     missing = httpx.get(f"{server.base_url}/tournaments/987654", timeout=10)
     assert missing.status_code == 404 and "No such tournament." in missing.text
 
