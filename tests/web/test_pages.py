@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from urllib.parse import parse_qs, urlsplit
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
