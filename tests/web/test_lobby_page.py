@@ -1,8 +1,8 @@
 """The lobby of a logged-in user: the new-game and join-by-code forms, "Your games" with
 whose turn it is (the user's own turn first and marked), a Join button on the waiting
 public games of others; a visitor who is not logged in sees the games and the ways to
-sign up or log in, no form. (The forms' requests are the browser test's:
-test_lobby_browser.py.)"""
+sign up or log in, no form. (The forms' requests are the browser tests':
+test_lobby_browser.py for the refusals, test_play_page.py for creating and joining.)"""
 
 from __future__ import annotations
 
