@@ -119,10 +119,25 @@ def scored_walls(
 
 
 def candidates(state: GameState, seat: Seat, keep: int) -> list[Action]:
-    """The actions searched for ``seat``: best step, good walls, then the other steps."""
+    """The actions searched for ``seat``: best step, good walls, then the other steps.
+
+    A seat without walls in hand only walks forward: the steps that shorten its path (all
+    its steps if none does, e.g. with a pawn in the way). Stepping aside or back gains it
+    nothing a wall could punish less, and searching such steps lets the horizon make it
+    pace back and forth (a game lost that way: ``tests/bots/test_play.py``)."""
     steps = ordered_steps(state, seat)
+    if state.walls_left[seat] <= 0:
+        here = state.distance(seat)
+        forward = [step for step in steps if _distance_after(state, seat, step) < here]
+        return list(forward or steps)
     walls = wall_candidates(state, seat, keep)
     return [*steps[:1], *walls, *steps[1:]]
+
+
+def _distance_after(state: GameState, seat: Seat, step: Step) -> int:
+    board = state.board
+    length = path_length(1 << board.index(step.to), board.goal[seat], state._masks, board.stride)
+    return length if length is not None else 1 << 20
 
 
 def play(state: GameState, seat: Seat, action: Action) -> GameState:

@@ -191,3 +191,27 @@ def test_evaluate_prefers_the_side_that_is_ahead() -> None:
     )  # the mover walked: opponent to move
     assert evaluate(behind) < 0
     assert evaluate(start) == evaluate(start.to_dict() | {"actions": []}) or True
+
+
+# A real game (benchmarks/bots.py, level 6 against greedy): South spent its walls, North
+# kept eight; South then paced c5-c6-c5... for twenty plies and lost the race it led by 7.
+_PACED = (
+    "d9 f1 d8 d7h f6h c8v e8 e7v e9 f2 f9 h1h g9 f1h g8 g7h f8 d1h f7 f7v f8 f3 f9 f4 g9 f5 "
+    "g8 h7v g9 f6 h9 b1h i9 f5 i8 e5 b8h d5 i7 c5 i6 c6 h6"
+).split()
+
+
+@pytest.mark.parametrize("level", [2, 4, 6])
+def test_a_bot_without_walls_against_one_with_walls_walks_on(level: int) -> None:
+    state = GameState.new(9, 2, Seat.NORTH)
+    for text in _PACED:
+        state.play_notation(text)
+    assert state.turn is Seat.SOUTH and state.walls_left[Seat.SOUTH] == 0
+    assert state.walls_left[Seat.NORTH] == 8
+    before = state.distance(Seat.SOUTH)
+    for _ in range(3):  # three of its moves in a row: each one a step nearer its goal
+        state.play_notation(choose(state, level, 7))
+        assert state.distance(Seat.SOUTH) == before - 1, state.pawns[Seat.SOUTH]
+        before -= 1
+        state.play_notation(choose(state, 1, 7))  # North walks (level 1 without a wall)
+        before = state.distance(Seat.SOUTH)
