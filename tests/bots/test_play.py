@@ -215,3 +215,15 @@ def test_a_bot_without_walls_against_one_with_walls_walks_on(level: int) -> None
         before -= 1
         state.play_notation(choose(state, 1, 7))  # North walks (level 1 without a wall)
         before = state.distance(Seat.SOUTH)
+
+
+@pytest.mark.parametrize("opening", ["d9 f1", "d9 f1 d8"])
+@pytest.mark.parametrize("level", [4, 5, 6])
+def test_the_stronger_levels_keep_their_walls_in_the_opening(opening: str, level: int) -> None:
+    # a wall this early gains a step or two that the opponent walks round; held, it is worth
+    # more later (level 6 spent all ten by ply 32 and lost to greedy's walls at the end)
+    state = GameState.new(9, 2, Seat.NORTH)
+    for text in opening.split():
+        state.play_notation(text)
+    action = choose(state, level, 1)
+    assert not action.endswith(("h", "v")), action
