@@ -227,3 +227,32 @@ def test_the_stronger_levels_keep_their_walls_in_the_opening(opening: str, level
         state.play_notation(text)
     action = choose(state, level, 1)
     assert not action.endswith(("h", "v")), action
+
+
+def test_every_wall_a_bot_considers_is_legal_by_the_engine() -> None:
+    # the search scores walls on the engine's bitboards without the engine's listing; the walls
+    # that close a pawn's way (or overlap) must never be among them, on any size, 2 or 4 players
+    import random
+
+    from corridorquest.bots.search import scored_walls
+
+    rng = random.Random(3)
+    checked = 0
+    for game in range(12):
+        size = SIZES[game % len(SIZES)]
+        state = GameState.new(size, 2 if game % 3 else 4, Seat.NORTH)
+        while state.winner is None and state.ply < 60:
+            for seat in state.seats:
+                if not state.walls_left[seat]:
+                    continue
+                legal = {str(action) for action in state.legal_walls(seat)}
+                for victim in (None, *[s for s in state.seats if s is not seat]):
+                    for _, _, wall in scored_walls(state, seat, victim):
+                        assert str(wall) in legal, (state.to_dict(), seat, str(wall))
+                        checked += 1
+            walls = state.legal_walls() if state.walls_left[state.turn] else []
+            if walls and rng.random() < 0.6:
+                state.play(rng.choice(walls))
+            else:
+                state.play(rng.choice(state.legal_steps()))
+    assert checked > 1000
