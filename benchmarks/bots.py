@@ -1,7 +1,8 @@
 """Bot strength and speed: round robin of the six levels and three baselines (issue 27).
 
     nice -n 10 .venv/bin/python benchmarks/bots.py [--games N] [--only L1,L6,greedy]
-        [--tables rr,four,sizes] [--sizes 5,7,11,13,17] [--procs 2] [--seed S]
+        [--pairs L5-L6,L6-ab2] [--tables rr,four,sizes] [--sizes 5,7,11,13,17] [--procs 2]
+        [--seed S]
 
 Tables:
 
@@ -10,7 +11,9 @@ Tables:
   each played twice with the seats (and so the first move) swapped. The score of the first
   player with a 95% interval (normal approximation over the opening pairs), the Elo
   difference it implies, then Elo ratings fitted to all games (random = 0), and each
-  level's time per move (p50/p99).
+  level's time per move (p50/p99). ``--pairs`` plays only the pairs named (e.g. the
+  adjacent levels and level 6 against the baselines) instead of the whole round robin: the
+  fitted Elo then rests on those pairs only.
 - ``four``: 4-player 9x9, level 6 against three copies of each baseline; level 6 sits in
   every seat in turn (North moves first); its share of wins (parity is 25%).
 - ``sizes``: one row per other board size, 2-player: level 6 against the depth-2
@@ -313,6 +316,11 @@ def main() -> None:
         default=",".join(LEVEL_NAMES + BASELINES),
         help="players of the round robin, e.g. L1,L6,greedy",
     )
+    parser.add_argument(
+        "--pairs",
+        default="",
+        help="only these pairs of the round robin, e.g. L1-L2,L5-L6,L6-ab2 (default: all)",
+    )
     parser.add_argument("--tables", default="rr,four,sizes", help="rr, four, sizes")
     parser.add_argument(
         "--four-games",
@@ -340,6 +348,14 @@ def main() -> None:
 
     tasks: list[tuple] = []
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    if args.pairs:
+        pairs = []
+        for text in args.pairs.split(","):
+            a, _, b = text.strip().partition("-")
+            if a not in LEVEL_NAMES + BASELINES or b not in LEVEL_NAMES + BASELINES or a == b:
+                parser.error(f"{text}: not a pair of two players (L1..L6, random, greedy, ab2)")
+            pairs.append((a, b))
+        names = list(dict.fromkeys(name for pair in pairs for name in pair))
     if "rr" in tables:
         for a, b in pairs:
             tasks += pair_tasks(9, a, b, args.games, args.seed, "rr")

@@ -41,7 +41,7 @@ LEVELS: dict[int, Level] = {
     2: Level(nodes=24, walls=4, wide=False, noise=1.2),
     3: Level(nodes=120, walls=6, wide=False, noise=0.5),
     4: Level(nodes=450, walls=8, wide=False, noise=0.15),
-    5: Level(nodes=1300, walls=12, wide=True, noise=0.0),
+    5: Level(nodes=700, walls=12, wide=True, noise=0.0),
     6: Level(nodes=4000, walls=16, wide=True, noise=0.0),
 }
 

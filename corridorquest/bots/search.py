@@ -20,7 +20,7 @@ from corridorquest.bots.evaluation import DECIDED, WIN, value, wall_value
 from corridorquest.bots.levels import Level
 from corridorquest.engine import GameState, PlaceWall, Seat, Step
 from corridorquest.engine.board import path_cuts, path_length, shortest_layers
-from corridorquest.engine.walls import legal_wall_slots, with_h, with_v
+from corridorquest.engine.walls import geometric_slots, with_h, with_v
 
 Action = Step | PlaceWall
 MAX_DEPTH = 24
@@ -88,14 +88,15 @@ def scored_walls(
             weight = -1.0 if s is seat else (1.0 if s is victim else 0.0)
         else:
             weight = -1.0 if s is seat else (1.0 if s is danger else 0.5)
-        if not weight:
-            continue
+        # a seat of weight 0 is measured for legality only (its path must stay open)
         cuts.append((s, weight, cut_h, cut_v))
-        if s is not seat:
+        if weight > 0:
             target_h |= cut_h
             target_v |= cut_v
-    pawns = [(1 << positions[s], goals[s]) for s in seats]
-    legal_h, legal_v = legal_wall_slots(board, state._h, state._v, pawns)
+    # legal = fits (no overlap or crossing) and leaves every pawn a path; a wall that cuts no
+    # edge of a pawn's shortest path leaves that path open, so only cut paths are measured
+    # below (a wall that closes one is skipped): exact, without the engine's whole listing
+    legal_h, legal_v = geometric_slots(board, state._h, state._v)
     scored: list[tuple[float, int, PlaceWall]] = []
     for is_h, slots in ((True, legal_h & target_h), (False, legal_v & target_v)):
         actions = board.h_actions if is_h else board.v_actions
@@ -107,7 +108,7 @@ def scored_walls(
                 if cut[cut_index] & bit:
                     s = cut[0]
                     after = path_length(1 << positions[s], goals[s], trial, stride)
-                    if after is None:  # cannot happen: the engine listed the wall as legal
+                    if after is None:  # the wall would close this pawn's way: illegal
                         gain = -1.0
                         break
                     gain += cut[1] * (after - before[s])
@@ -119,10 +120,25 @@ def scored_walls(
 
 
 def candidates(state: GameState, seat: Seat, keep: int) -> list[Action]:
-    """The actions searched for ``seat``: best step, good walls, then the other steps."""
+    """The actions searched for ``seat``: best step, good walls, then the other steps.
+
+    A seat without walls in hand only walks forward: the steps that shorten its path (all
+    its steps if none does, e.g. with a pawn in the way). Stepping aside or back gains it
+    nothing a wall could punish less, and searching such steps lets the horizon make it
+    pace back and forth (a game lost that way: ``tests/bots/test_play.py``)."""
     steps = ordered_steps(state, seat)
+    if state.walls_left[seat] <= 0:
+        here = state.distance(seat)
+        forward = [step for step in steps if _distance_after(state, seat, step) < here]
+        return list(forward or steps)
     walls = wall_candidates(state, seat, keep)
     return [*steps[:1], *walls, *steps[1:]]
+
+
+def _distance_after(state: GameState, seat: Seat, step: Step) -> int:
+    board = state.board
+    length = path_length(1 << board.index(step.to), board.goal[seat], state._masks, board.stride)
+    return length if length is not None else 1 << 20
 
 
 def play(state: GameState, seat: Seat, action: Action) -> GameState:

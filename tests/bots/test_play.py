@@ -191,3 +191,68 @@ def test_evaluate_prefers_the_side_that_is_ahead() -> None:
     )  # the mover walked: opponent to move
     assert evaluate(behind) < 0
     assert evaluate(start) == evaluate(start.to_dict() | {"actions": []}) or True
+
+
+# A real game (benchmarks/bots.py, level 6 against greedy): South spent its walls, North
+# kept eight; South then paced c5-c6-c5... for twenty plies and lost the race it led by 7.
+_PACED = (
+    "d9 f1 d8 d7h f6h c8v e8 e7v e9 f2 f9 h1h g9 f1h g8 g7h f8 d1h f7 f7v f8 f3 f9 f4 g9 f5 "
+    "g8 h7v g9 f6 h9 b1h i9 f5 i8 e5 b8h d5 i7 c5 i6 c6 h6"
+).split()
+
+
+@pytest.mark.parametrize("level", [2, 4, 6])
+def test_a_bot_without_walls_against_one_with_walls_walks_on(level: int) -> None:
+    state = GameState.new(9, 2, Seat.NORTH)
+    for text in _PACED:
+        state.play_notation(text)
+    assert state.turn is Seat.SOUTH and state.walls_left[Seat.SOUTH] == 0
+    assert state.walls_left[Seat.NORTH] == 8
+    before = state.distance(Seat.SOUTH)
+    for _ in range(3):  # three of its moves in a row: each one a step nearer its goal
+        state.play_notation(choose(state, level, 7))
+        assert state.distance(Seat.SOUTH) == before - 1, state.pawns[Seat.SOUTH]
+        before -= 1
+        state.play_notation(choose(state, 1, 7))  # North walks (level 1 without a wall)
+        before = state.distance(Seat.SOUTH)
+
+
+@pytest.mark.parametrize("opening", ["d9 f1", "d9 f1 d8"])
+@pytest.mark.parametrize("level", [4, 5, 6])
+def test_the_stronger_levels_keep_their_walls_in_the_opening(opening: str, level: int) -> None:
+    # a wall this early gains a step or two that the opponent walks round; held, it is worth
+    # more later (level 6 spent all ten by ply 32 and lost to greedy's walls at the end)
+    state = GameState.new(9, 2, Seat.NORTH)
+    for text in opening.split():
+        state.play_notation(text)
+    action = choose(state, level, 1)
+    assert not action.endswith(("h", "v")), action
+
+
+def test_every_wall_a_bot_considers_is_legal_by_the_engine() -> None:
+    # the search scores walls on the engine's bitboards without the engine's listing; the walls
+    # that close a pawn's way (or overlap) must never be among them, on any size, 2 or 4 players
+    import random
+
+    from corridorquest.bots.search import scored_walls
+
+    rng = random.Random(3)
+    checked = 0
+    for game in range(12):
+        size = SIZES[game % len(SIZES)]
+        state = GameState.new(size, 2 if game % 3 else 4, Seat.NORTH)
+        while state.winner is None and state.ply < 60:
+            for seat in state.seats:
+                if not state.walls_left[seat]:
+                    continue
+                legal = {str(action) for action in state.legal_walls(seat)}
+                for victim in (None, *[s for s in state.seats if s is not seat]):
+                    for _, _, wall in scored_walls(state, seat, victim):
+                        assert str(wall) in legal, (state.to_dict(), seat, str(wall))
+                        checked += 1
+            walls = state.legal_walls() if state.walls_left[state.turn] else []
+            if walls and rng.random() < 0.6:
+                state.play(rng.choice(walls))
+            else:
+                state.play(rng.choice(state.legal_steps()))
+    assert checked > 1000
