@@ -49,30 +49,49 @@ class _Shared:
     browser: Any = None
     loop: asyncio.AbstractEventLoop | None = None
     lent = 0  # how many browser_page blocks are open (they may nest)
+    registered = False  # _close is registered to run at exit
+
+
+def _driver_gone() -> bool:
+    """Whether playwright's driver process went away (its dispatcher has ended)."""
+    return _Shared.playwright is not None and _Shared.playwright._dispatcher_fiber.dead
 
 
 def _launch() -> None:
+    """Start chromium (and playwright's driver, the first time or after it went away)."""
     from playwright.sync_api import sync_playwright
 
+    if _driver_gone():
+        _close()
     if _Shared.playwright is None:
         _Shared.playwright = sync_playwright().start()
         # playwright's own loop, which its sync calls mark as running
         _Shared.loop = asyncio._get_running_loop()
-        atexit.register(_close)
+        if not _Shared.registered:
+            atexit.register(_close)
+            _Shared.registered = True
     _Shared.browser = _Shared.playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
 
 
 def _close() -> None:
+    from playwright.sync_api import Error
+
     if _Shared.playwright is None:
         return
     asyncio._set_running_loop(_Shared.loop)
     try:
-        if _Shared.browser is not None:
+        if _Shared.browser is not None and _Shared.browser.is_connected():
             _Shared.browser.close()
+    except Error:
+        pass  # the browser or the driver went away already
     finally:
-        _Shared.playwright.stop()
-        _Shared.playwright = _Shared.browser = None
-        asyncio._set_running_loop(None)
+        if _driver_gone():  # no loop runs any more
+            asyncio._set_running_loop(None)
+        try:
+            _Shared.playwright.stop()
+        finally:
+            _Shared.playwright = _Shared.browser = _Shared.loop = None
+            asyncio._set_running_loop(None)
 
 
 class _Lent:
@@ -112,7 +131,7 @@ def browser_page() -> Iterator[Browser]:
         raise RuntimeError("browser_page() is the sync playwright API: not inside asyncio")
     if _Shared.loop is not None:
         asyncio._set_running_loop(_Shared.loop)
-    if _Shared.browser is None or not _Shared.browser.is_connected():
+    if _Shared.browser is None or _driver_gone() or not _Shared.browser.is_connected():
         _launch()
     lent = _Lent(_Shared.browser)
     _Shared.lent += 1
