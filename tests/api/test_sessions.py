@@ -9,7 +9,13 @@ import httpx
 import pytest
 
 from tests.support.server import RunningServer, running_server
-from tests.support.users import DEFAULT_PASSWORD, auth, latest_code, make_user
+from tests.support.users import (
+    DEFAULT_PASSWORD,
+    auth,
+    insert_users,
+    latest_code,
+    make_user,
+)
 
 Client = httpx.Client
 _addresses = (f"10.1.{n // 250}.{n % 250 + 1}" for n in itertools.count())
@@ -33,9 +39,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
 
 
 def user(server: RunningServer, client: Client, name: str) -> str:
-    """A verified user, logged out again; returns its username."""
-    token = make_user(server.base_url, server.mail_dir, name)
-    assert client.delete("/sessions/current", headers=auth(token)).status_code == 204
+    """A verified user with DEFAULT_PASSWORD and no session; returns its username.
+
+    Written into the database with a shared, real argon2id hash (tests/support/users.py):
+    signing up is tested in test_users.py, and hashing a password for each user here cost
+    seconds per test on a loaded machine. Every login below still runs the server's real
+    argon2 verification."""
+    insert_users(server.database_url, [name])
     return name
 
 

@@ -63,6 +63,7 @@ def test_bots_play_legal_games_from_their_seat_view_in_hidden_modes(
         assert played.bumps == 0
 
 
+@pytest.mark.slow  # 2,000 plies of bot play: 8 s under load here, ~19 s in CI's log
 def test_thousands_of_plies_of_bot_play_stay_legal() -> None:
     plies = 0
     seed = 0

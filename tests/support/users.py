@@ -8,6 +8,7 @@ writes verified users with DEFAULT_PASSWORD and no session (for tests of logins)
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from datetime import timedelta
@@ -141,10 +142,19 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+@functools.cache
+def default_password_hash() -> str:
+    """A real argon2id hash of DEFAULT_PASSWORD, made once per test process and reused for
+    every inserted user (each hash costs ~0.1 s of CPU, far more on a loaded CI machine).
+    The server still verifies it with real argon2 when such a user logs in."""
+    return hash_password_sync(DEFAULT_PASSWORD)
+
+
 def insert_users(database_url: str, names: list[str]) -> None:
     """Verified users with DEFAULT_PASSWORD and no session, written into the database
-    (one argon2 hash for all: signing up 25 users would take the test's time)."""
-    password_hash = hash_password_sync(DEFAULT_PASSWORD)
+    (one argon2 hash for all, see default_password_hash: signing up 25 users would take
+    the test's time)."""
+    password_hash = default_password_hash()
     store = Store.open(database_url, pool_size=1, migrate=False)
     try:
         store.run(lambda: [
