@@ -205,8 +205,13 @@ def test_a_17x17_board_fits_a_laptop_screen(server: RunningServer, browser: Brow
     page.wait_for_selector("#board svg .hit-square")
     page.wait_for_function(  # the page's script has marked the board: it is laid out
         "() => !document.querySelector('#play-status').textContent.startsWith('You play')")
-    board = page.locator("#board svg").bounding_box()
-    square = page.locator('#board [data-to="a1"]').bounding_box()
+    deadline = time.monotonic() + 5
+    while True:  # the stream's first events may be redrawing the board just now
+        board = page.locator("#board svg").bounding_box()
+        square = page.locator('#board [data-to="a1"]').bounding_box()
+        if (board is not None and square is not None) or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert board is not None and square is not None
     assert board["y"] + board["height"] <= 768, board  # the whole board, under the title
     assert square["width"] >= 24, square  # squares large enough for a mouse
