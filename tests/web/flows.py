@@ -5,6 +5,7 @@ types as a user would (playwright pages of chromium, see tests/web/browser.py)."
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -77,12 +78,24 @@ def square(at: str, seat: str, rows: int) -> str:
     return f"{at[0]}{int(at[1:]) + FORWARD[seat] * rows}"
 
 
+def steady_box(page: Page, selector: str, timeout: float = 5.0) -> dict[str, float]:
+    """The bounding box of the first element `selector` finds, read again while the page
+    replaces its board (after each event of the game's stream it draws the board anew,
+    and an element of the board it replaced has no box)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        box = page.locator(selector).first.bounding_box()
+        if box is not None:
+            return dict(box)
+        assert time.monotonic() < deadline, f"{selector}: no box within {timeout} s"
+        time.sleep(0.05)
+
+
 def click_wall(page: Page, slot: str, tap: bool = False) -> None:
     """Point at the edge of a wall's place away from the crossing (the middle of its
     bounding box is the crossing of the grooves, which two places share)."""
     target = page.locator(f'#board [data-slot="{slot}"]')
-    box = target.bounding_box()
-    assert box is not None
+    box = steady_box(page, f'#board [data-slot="{slot}"]')
     spot = ({"x": box["width"] * 0.2, "y": box["height"] / 2} if slot.endswith("h")
             else {"x": box["width"] / 2, "y": box["height"] * 0.2})
     (target.tap if tap else target.click)(position=spot)

@@ -29,6 +29,7 @@ from tests.web.flows import (
     sign_up_and_verify,
     square,
     status,
+    steady_box,
     wait_turn,
 )
 
@@ -164,10 +165,10 @@ def test_a_phone_plays_a_move_and_a_wall_by_touch(server: RunningServer, browser
     page = phone.new_page()
     page.goto(f"{server.base_url}/games/{game['id']}")
     wait_turn(page)
-    board = page.locator("#board svg").bounding_box()
-    assert board is not None and board["width"] >= 370  # the board fills the width
-    legal = page.locator("#board .hit-square.legal").first.bounding_box()
-    assert legal is not None and legal["width"] >= 28  # a thumb's target
+    board = steady_box(page, "#board svg")
+    assert board["width"] >= 370  # the board fills the width
+    legal = steady_box(page, "#board .hit-square.legal")
+    assert legal["width"] >= 28  # a thumb's target
     start = "e9" if my_seat == "north" else "e1"
     to = square(start, my_seat, 1)
     page.tap(f'#board [data-to="{to}"].legal')
@@ -205,14 +206,8 @@ def test_a_17x17_board_fits_a_laptop_screen(server: RunningServer, browser: Brow
     page.wait_for_selector("#board svg .hit-square")
     page.wait_for_function(  # the page's script has marked the board: it is laid out
         "() => !document.querySelector('#play-status').textContent.startsWith('You play')")
-    deadline = time.monotonic() + 5
-    while True:  # the stream's first events may be redrawing the board just now
-        board = page.locator("#board svg").bounding_box()
-        square = page.locator('#board [data-to="a1"]').bounding_box()
-        if (board is not None and square is not None) or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert board is not None and square is not None
+    board = steady_box(page, "#board svg")
+    square = steady_box(page, '#board [data-to="a1"]')
     assert board["y"] + board["height"] <= 768, board  # the whole board, under the title
     assert square["width"] >= 24, square  # squares large enough for a mouse
     laptop.close()
