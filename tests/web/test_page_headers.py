@@ -50,6 +50,37 @@ def test_every_web_answer_has_the_security_headers(
     assert board.headers["content-security-policy"].startswith("default-src 'none'")
 
 
+def test_every_address_of_the_pages_sends_the_security_headers(
+    server: RunningServer, client: httpx.Client, tokens: Any
+) -> None:
+    """Every route of web/pages.py's table (each static file too), read and, for the
+    writes, sent an empty form: whatever the answer, it carries the policy."""
+    from corridorquest.web.assets import STATIC_DIR
+    from corridorquest.web.pages import ROUTES
+
+    match = start(client, tokens(("hdx", "hdy")))
+    fill = {"<game_id:int>": str(match.id), "<username:str>": "hdx", "<tournament_id:int>": "1"}
+    asked: list[tuple[str, str]] = []
+    for uri, method, _ in ROUTES:
+        if uri == "/web/static/<name:str>":
+            asked += [("GET", f"/web/static/{p.name}") for p in sorted(STATIC_DIR.iterdir())
+                      if p.suffix in (".js", ".css")]
+            continue
+        for name, value in fill.items():
+            uri = uri.replace(name, value)
+        assert "<" not in uri, f"a route the test cannot fill in: {uri}"
+        asked.append((method, uri))
+    assert ("GET", "/signup") in asked and ("GET", "/web/static/play.js") in asked
+    for method, path in asked:
+        answer = httpx.request(method, server.base_url + path, data={} if method == "POST"
+                               else None, timeout=10, follow_redirects=False)
+        assert answer.status_code < 500, (method, path, answer.status_code)
+        policy = answer.headers.get("content-security-policy", "")
+        assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy, path
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy, path
+        assert answer.headers.get("x-frame-options") == "DENY", (method, path)
+
+
 @contextmanager
 def _framing_page(framed: str) -> Iterator[str]:
     """The address of a page on another origin (a second loopback port) that frames
