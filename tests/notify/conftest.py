@@ -25,6 +25,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from corridorquest.store import Store, outbox
+from corridorquest.store.models import OutboxItem
 from tests.support.ntfy_recorder import NtfyRecorder
 from tests.support.server import RunningServer, free_port, running_server
 from tests.support.users import auth, insert_user
@@ -178,6 +179,33 @@ def pending(database_url: str) -> dict[str, int]:
     store = Store.open(database_url, pool_size=1, migrate=False)
     try:
         return store.run(outbox.pending)
+    finally:
+        store.close()
+
+
+def _held_or_unworked() -> int:
+    moment = outbox.now()
+    return int(
+        OutboxItem.select()
+        .where(
+            OutboxItem.done_at.is_null()
+            & ((OutboxItem.kind == outbox.EVENT) | (OutboxItem.claimed_until > moment))
+        )
+        .count()
+    )
+
+
+def settled(database_url: str, timeout: float = BOUND) -> None:
+    """Wait until no outbox row is claimed by a delivery in flight and every event is
+    worked out: a kill -9 now leaves no claim that a restart on PostgreSQL (where other
+    processes may be delivering) must wait out for its lease."""
+    store = Store.open(database_url, pool_size=1, migrate=False)
+    try:
+        deadline = time.monotonic() + timeout
+        while store.run(_held_or_unworked):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the outbox is still claimed or unworked after {timeout} s")
+            time.sleep(0.02)
     finally:
         store.close()
 
