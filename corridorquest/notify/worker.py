@@ -47,7 +47,8 @@ from corridorquest.mail import MailConfig, make_backend
 from corridorquest.mail.backends import MailBackend
 from corridorquest.notify import wording
 from corridorquest.notify.address import server_address
-from corridorquest.notify.audience import KEPT_EVENTS, Mail, deliveries
+from corridorquest.notify.audience import KEPT_EVENTS, deliveries
+from corridorquest.notify.deliveries import Mail
 from corridorquest.notify.facts import FactsCache
 from corridorquest.notify.loops import Loops
 from corridorquest.notify.mail_sending import MailSending
