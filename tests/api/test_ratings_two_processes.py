@@ -6,10 +6,8 @@ PostgreSQL only (CQ_TEST_DATABASE_URL, as in CI)."""
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,21 +19,14 @@ from corridorquest.store.models import GameRating, User, UserRating
 from tests.support.finishing_games import TWO_PLAYER_SCRIPT
 from tests.support.games import play
 from tests.support.rated_games import in_store, seeded_game
+from tests.support.scale_out import ON_POSTGRESQL, second_api
 from tests.support.server import (
     RunningServer,
-    free_port,
-    server_env,
-    start_process,
-    stop,
-    wait_until_up,
 )
 from tests.support.users import insert_user
 
 pytestmark = [
-    pytest.mark.skipif(
-        not os.environ.get("CQ_TEST_DATABASE_URL"),
-        reason="several server processes share PostgreSQL only (set CQ_TEST_DATABASE_URL)",
-    ),
+    ON_POSTGRESQL,
     pytest.mark.slow,
 ]
 GAMES = 8
@@ -43,15 +34,9 @@ GAMES = 8
 
 @pytest.fixture(scope="module")
 def second(server: RunningServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp_path: Path = tmp_path_factory.mktemp("second")
-    port = free_port()
-    process, log_path = start_process(tmp_path, server_env(tmp_path, server.database_url, port))
-    try:
-        base_url = f"http://127.0.0.1:{port}"
-        wait_until_up(base_url, process, log_path)
-        yield base_url + "/api/v1"
-    finally:
-        stop(process)
+    """The /api/v1 URL of a second server process on the first one's database."""
+    with second_api(server.database_url, tmp_path_factory.mktemp("second")) as api:
+        yield api
 
 
 def rows(url: str) -> dict[str, Any]:

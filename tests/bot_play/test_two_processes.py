@@ -13,7 +13,6 @@ PostgreSQL only (CQ_TEST_DATABASE_URL, as tests/api/test_two_processes.py).
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,22 +22,15 @@ import pytest
 
 from corridorquest.engine import GameState, Seat
 from tests.support.games import get_game, history
+from tests.support.scale_out import ON_POSTGRESQL, processes
 from tests.support.server import (
     RunningServer,
-    free_port,
     running_server,
-    server_env,
-    start_process,
-    stop,
-    wait_until_up,
 )
 from tests.support.users import auth, insert_user
 
 pytestmark = [
-    pytest.mark.skipif(
-        not os.environ.get("CQ_TEST_DATABASE_URL"),
-        reason="several server processes share PostgreSQL only (set CQ_TEST_DATABASE_URL)",
-    ),
+    ON_POSTGRESQL,
     pytest.mark.slow,  # three server processes, about 15 s
 ]
 
@@ -69,28 +61,13 @@ def test_two_processes_play_each_bot_move_exactly_once(
             assert made.json()["status"] == "started"
             ids.append(made.json()["id"])
             started_at[made.json()["id"]] = made.json()["revision"]
-        processes = []
-        try:
-            started = []
-            for name in ("second", "third"):  # started together: they race from the start
-                where = tmp_path / name
-                where.mkdir()
-                port = free_port()
-                env = server_env(where, server.database_url, port, bot_workers=1,
-                                 bot_safety_interval=1)
-                process, log_path = start_process(where, env)
-                processes.append(process)
-                started.append((f"http://127.0.0.1:{port}", process, log_path))
-            for base_url, process, log_path in started:
-                wait_until_up(base_url, process, log_path)
+        places = [tmp_path / "second", tmp_path / "third"]  # started together: they race
+        with processes(server.database_url, places, bot_workers=1, bot_safety_interval=1):
             deadline = time.monotonic() + 60
             for game_id in ids:
                 while get_game(http, ann, game_id)["status"] == "started":
                     assert time.monotonic() < deadline, "the bots did not finish their games"
                     time.sleep(0.1)
-        finally:
-            for process in processes:
-                stop(process)
         for game_id in ids:
             game = get_game(http, ann, game_id)
             assert game["status"] == "finished", game

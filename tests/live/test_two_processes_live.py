@@ -8,7 +8,6 @@ it was on loses nothing. PostgreSQL only (CQ_TEST_DATABASE_URL, as in CI).
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 
 from tests.api.mode_helpers import Match, act, best_step, start
 from tests.support.games import get_game
+from tests.support.scale_out import ON_POSTGRESQL
 from tests.support.server import (
     RunningServer,
     free_port,
@@ -29,10 +29,7 @@ from tests.support.server import (
 from tests.support.sse import EventReader
 from tests.support.users import auth, insert_user
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("CQ_TEST_DATABASE_URL"),
-    reason="several server processes share PostgreSQL only (set CQ_TEST_DATABASE_URL)",
-)
+pytestmark = ON_POSTGRESQL
 
 
 class Second:

@@ -7,15 +7,14 @@ refuses to start.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.api.test_scheduler import cancelled, message_texts, wait_for
 from tests.support.games import started_game
+from tests.support.scale_out import ON_POSTGRESQL
 from tests.support.server import (
     free_port,
     fresh_database,
@@ -26,10 +25,7 @@ from tests.support.server import (
 )
 from tests.support.users import insert_user
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("CQ_TEST_DATABASE_URL"),
-    reason="several server processes share PostgreSQL only (set CQ_TEST_DATABASE_URL)",
-)
+pytestmark = ON_POSTGRESQL
 
 LEADING = "scheduler: leading"
 

@@ -12,9 +12,7 @@ writers in tests/services/last_commit/test_games.py.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,34 +20,20 @@ import pytest
 
 from corridorquest.engine import GameState, Seat
 from tests.support.games import get_game, play, started_game
+from tests.support.scale_out import ON_POSTGRESQL, second_api
 from tests.support.server import (
     RunningServer,
-    free_port,
-    server_env,
-    start_process,
-    stop,
-    wait_until_up,
 )
 from tests.support.users import auth, insert_user
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("CQ_TEST_DATABASE_URL"),
-    reason="several server processes share PostgreSQL only (set CQ_TEST_DATABASE_URL)",
-)
+pytestmark = ON_POSTGRESQL
 
 
 @pytest.fixture(scope="module")
 def second(server: RunningServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The /api/v1 URL of a second server process on the first one's database."""
-    tmp_path: Path = tmp_path_factory.mktemp("second")
-    port = free_port()
-    process, log_path = start_process(tmp_path, server_env(tmp_path, server.database_url, port))
-    try:
-        base_url = f"http://127.0.0.1:{port}"
-        wait_until_up(base_url, process, log_path)
-        yield base_url + "/api/v1"
-    finally:
-        stop(process)
+    with second_api(server.database_url, tmp_path_factory.mktemp("second")) as api:
+        yield api
 
 
 @pytest.fixture(scope="module")
