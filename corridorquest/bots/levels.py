@@ -35,12 +35,13 @@ class Level(NamedTuple):
 
 
 LEVELS: dict[int, Level] = {
-    # walks (mostly along a shortest path) and sometimes drops a random wall near the opponent
-    1: Level(nodes=0, walls=0, wide=False, noise=0.0, wall_chance=0.25),
+    # walks a shortest path and now and then drops a random wall near the opponent; adjacent
+    # levels are about 150-250 Elo apart (benchmarks/bots.py, docs/contributing/bots.md)
+    1: Level(nodes=0, walls=0, wide=False, noise=0.0, wall_chance=0.05),
     # one ply: the best-looking action of a few, with a lot of noise
-    2: Level(nodes=24, walls=4, wide=False, noise=1.2),
-    3: Level(nodes=120, walls=6, wide=False, noise=0.5),
-    4: Level(nodes=450, walls=8, wide=False, noise=0.15),
+    2: Level(nodes=8, walls=2, wide=False, noise=1.2),
+    3: Level(nodes=60, walls=4, wide=False, noise=0.6),
+    4: Level(nodes=300, walls=8, wide=False, noise=0.25),
     5: Level(nodes=700, walls=12, wide=True, noise=0.0),
     6: Level(nodes=4000, walls=16, wide=True, noise=0.0),
 }

@@ -27,7 +27,7 @@ def test_one_row_per_ply_for_the_player_who_moved() -> None:
 def test_mistakes_are_where_the_evaluation_dropped() -> None:
     rows = analyse(RECORD, level=2)
     marked = [row.ply for row in rows if row.mistake]
-    assert marked == [26]
+    assert marked == [10, 26]  # a step sideways (b5), a step back (a5)
     for row in rows:
         if row.mistake:
             assert row.after <= row.before - MISTAKE_DROP

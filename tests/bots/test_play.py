@@ -257,3 +257,23 @@ def test_every_wall_a_bot_considers_is_legal_by_the_engine() -> None:
             else:
                 state.play(rng.choice(state.legal_steps()))
     assert checked > 1000
+
+
+# Level 4 (North, to move, ahead 5 steps to 7) and level 5 (South) each keep six walls and
+# wait for the other to spend them: both paced back and forth until the 4·N² cap (a game of
+# benchmarks/bots.py). From ply 2·N² on a bot walks forward or walls, and the game ends.
+STANDOFF = {
+    "size": 9, "players": 2, "first": "north", "turn": "north", "winner": None, "ply": 170,
+    "pawns": {"north": "g4", "south": "e5"},
+    "walls": [["d8h", "north"], ["c1h", "south"], ["c6h", "north"], ["e1h", "south"],
+              ["f5h", "north"], ["g1h", "south"], ["d5h", "north"], ["a1h", "south"]],
+    "walls_left": {"north": 6, "south": 6}, "passes": [],
+}
+
+
+def test_two_bots_waiting_for_each_other_still_finish_the_game() -> None:
+    state = GameState.from_dict(STANDOFF)
+    levels = {Seat.NORTH: 4, Seat.SOUTH: 5}
+    while state.winner is None and state.ply < 4 * 9 * 9:
+        state.play_notation(choose(state, levels[state.turn], 1))  # type: ignore[index]
+    assert state.winner is not None, f"still going at ply {state.ply}"
