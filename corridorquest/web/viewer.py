@@ -21,5 +21,7 @@ async def viewer(request: Request) -> CurrentUser | None:
 
 
 def login_redirect(request: Request) -> HTTPResponse:
-    """To the login form, and back to this page after it."""
-    return redirect("/login?next=" + quote(request.path))
+    """To the login form, and back to this page after it, with its query (a private
+    game's join link keeps its code)."""
+    back = request.path + (f"?{request.query_string}" if request.query_string else "")
+    return redirect("/login?next=" + quote(back, safe="/"))

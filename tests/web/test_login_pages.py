@@ -53,6 +53,22 @@ def test_without_a_login_pages_send_to_the_login_and_streams_and_boards_refuse(
     assert "cq_session" not in wrong.headers.get("set-cookie", "")
 
 
+def test_a_join_link_keeps_its_code_through_the_login(server: RunningServer) -> None:
+    """A private game's join link opened without a login comes back with its code."""
+    insert_users(server.database_url, ["ida"])
+    link = "/games/7?code=k3J9&x=1"
+    asked = httpx.get(server.base_url + link, timeout=10)
+    assert asked.status_code == 302
+    assert asked.headers["location"] == "/login?next=/games/7%3Fcode%3Dk3J9%26x%3D1"
+    back = httpx.post(
+        server.base_url + "/login",
+        data={"username": "ida", "password": DEFAULT_PASSWORD, "next": link},
+        timeout=10,
+    )
+    assert back.status_code == 303
+    assert back.headers["location"] == link
+
+
 @pytest.mark.skipif(chromium_missing(), reason="needs /usr/bin/chromium")
 def test_a_login_in_the_browser_then_a_live_game(server: RunningServer) -> None:
     make_user(server.base_url, server.mail_dir, "eli")  # logged in (a terminal session)
