@@ -154,7 +154,8 @@ def play(state: GameState, seat: Seat, action: Action) -> GameState:
 
 
 class Search:
-    """One bot decision: iterative deepening of Best-Reply alpha-beta within a node budget."""
+    """One bot decision: iterative deepening of alpha-beta within a node budget (its merged
+    opponents' layer is Best-Reply Search; 4-player games use ``ModelSearch`` instead)."""
 
     def __init__(self, me: Seat, level: Level, rng: random.Random) -> None:
         self.me = me
@@ -323,7 +324,8 @@ class ModelSearch(Search):
     place on each other's last step are foreseen: the bot keeps its walls for the seat after
     it (which nobody else can stop) instead of spending them on leaders that others stop.
     The old Best-Reply Search (every opponent's reply against the bot) won 1 of 16 games
-    against three depth-2 baselines; this one 32 of 80 (``benchmarks/README.md``).
+    against three depth-2 baselines; this one 25 of 80 on a seed not used while tuning it
+    (32 of 80 on the one used; ``benchmarks/README.md``).
     """
 
     def alphabeta(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
