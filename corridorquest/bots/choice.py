@@ -8,7 +8,15 @@ from typing import Any
 
 from corridorquest.bots.evaluation import value
 from corridorquest.bots.levels import level_for
-from corridorquest.bots.search import Action, Search, candidates, ordered_steps, play
+from corridorquest.bots.search import (
+    Action,
+    ModelSearch,
+    Search,
+    candidates,
+    ordered_steps,
+    play,
+    root_walls,
+)
 from corridorquest.bots.view import SeatView, edge_between, knowledge
 from corridorquest.engine import (
     GameRecord,
@@ -110,7 +118,7 @@ def choose(record: Record, level: int, seed: int) -> str:
     if level == 1:
         moves = [*ordered_steps(state, me), *state.legal_walls(me)]
     else:
-        moves = candidates(state, me, 10_000 if budget.wide else budget.walls)
+        moves = candidates(state, me, root_walls(budget, len(state.seats)))
     blocked = set(record.blocked) if isinstance(record, SeatView) else set()
     pawn = state.pawns[me]
 
@@ -133,7 +141,8 @@ def choose(record: Record, level: int, seed: int) -> str:
         moves = _onward(state, me, moves)
     if len(moves) == 1:
         return format_action(moves[0])
-    return format_action(Search(me, budget, rng).root(state, moves))
+    searcher = Search if len(state.seats) == 2 else ModelSearch
+    return format_action(searcher(me, budget, rng).root(state, moves))
 
 
 def evaluate(record: Record) -> float:
