@@ -13,7 +13,10 @@ import shlex
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-POSTGRES_ONLY = re.compile(r"skipif\(\s*not os\.environ\.get\(\"CQ_TEST_DATABASE_URL\"\)")
+# a module that skips itself without PostgreSQL: by hand, or with tests/support/scale_out.py's mark
+POSTGRES_ONLY = re.compile(
+    r"skipif\(\s*not os\.environ\.get\(\"CQ_TEST_DATABASE_URL\"\)|\bON_POSTGRESQL\b"
+)
 
 
 def _test_commands() -> list[list[str]]:
