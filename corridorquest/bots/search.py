@@ -184,18 +184,7 @@ class Search:
             moves = candidates(state, me, level.walls)
             if not moves:
                 return value(state, me)
-            best = -float("inf")
-            for action in moves:
-                self._visit()
-                child = play(state, me, action)
-                score = self.alphabeta(child, depth - 1, alpha, beta)
-                if score > best:
-                    best = score
-                if best > alpha:
-                    alpha = best
-                if alpha >= beta:
-                    break
-            return best
+            return self.best_of(state, moves, depth, alpha, beta)
         replies: list[tuple[Seat, Action]] = []
         keep = level.walls if len(state.seats) == 2 else max(2, level.walls // 2)
         for seat in state.seats:
@@ -214,6 +203,23 @@ class Search:
                 best = score
             if best < beta:
                 beta = best
+            if alpha >= beta:
+                break
+        return best
+
+    def best_of(
+        self, state: GameState, moves: list[Action], depth: int, alpha: float, beta: float
+    ) -> float:
+        """The value for ``me`` (to move in ``state``) of its best of ``moves``, each searched
+        ``depth - 1`` further (alpha-beta: stops at a move that refutes the caller's line)."""
+        best = -float("inf")
+        for action in moves:
+            self._visit()
+            score = self.alphabeta(play(state, self.me, action), depth - 1, alpha, beta)
+            if score > best:
+                best = score
+            if best > alpha:
+                alpha = best
             if alpha >= beta:
                 break
         return best
@@ -341,18 +347,7 @@ class ModelSearch(Search):
         moves = candidates(state, me, inner_walls(self.level))
         if not moves:
             return value(state, me)
-        best = -float("inf")
-        for action in moves:
-            self._visit()
-            child = play(state, me, action)
-            score = self.alphabeta(child, depth - 1, alpha, beta)
-            if score > best:
-                best = score
-            if best > alpha:
-                alpha = best
-            if alpha >= beta:
-                break
-        return best
+        return self.best_of(state, moves, depth, alpha, beta)
 
 
 def root_walls(level: Level, players: int) -> int:
