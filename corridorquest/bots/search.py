@@ -186,7 +186,7 @@ class Search:
                 return value(state, me)
             return self.best_of(state, moves, depth, alpha, beta)
         replies: list[tuple[Seat, Action]] = []
-        keep = level.walls if len(state.seats) == 2 else max(2, level.walls // 2)
+        keep = level.walls  # (2 players: 4-player games search with ModelSearch)
         for seat in state.seats:
             if seat is not me:
                 replies += [(seat, action) for action in candidates(state, seat, keep)]
