@@ -13,8 +13,8 @@ from corridorquest.bots.search import (
     ModelSearch,
     Search,
     candidates,
+    distance_after,
     ordered_steps,
-    play,
     root_walls,
 )
 from corridorquest.bots.view import SeatView, edge_between, knowledge
@@ -95,7 +95,7 @@ def _onward(state: GameState, me: Seat, moves: list[Action]) -> list[Action]:
     onward = [
         action
         for action in moves
-        if hasattr(action, "wall") or play(state, me, action).distance(me) < here
+        if hasattr(action, "wall") or distance_after(state, me, action) < here
     ]
     return onward or moves
 

@@ -132,13 +132,14 @@ def candidates(state: GameState, seat: Seat, keep: int) -> list[Action]:
     steps = ordered_steps(state, seat)
     if state.walls_left[seat] <= 0:
         here = state.distance(seat)
-        forward = [step for step in steps if _distance_after(state, seat, step) < here]
+        forward = [step for step in steps if distance_after(state, seat, step) < here]
         return list(forward or steps)
     walls = wall_candidates(state, seat, keep)
     return [*steps[:1], *walls, *steps[1:]]
 
 
-def _distance_after(state: GameState, seat: Seat, step: Step) -> int:
+def distance_after(state: GameState, seat: Seat, step: Step) -> int:
+    """``seat``'s path length from the square ``step`` leads to (the walls as they stand)."""
     board = state.board
     length = path_length(1 << board.index(step.to), board.goal[seat], state._masks, board.stride)
     return length if length is not None else 1 << 20
