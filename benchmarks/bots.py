@@ -2,7 +2,7 @@
 
     nice -n 10 .venv/bin/python benchmarks/bots.py [--games N] [--only L1,L6,greedy]
         [--pairs L5-L6,L6-ab2] [--tables rr,four,sizes] [--sizes 5,7,11,13,17] [--procs 2]
-        [--seed S]
+        [--seed S] [--results FILE]
 
 Tables:
 
@@ -22,7 +22,10 @@ Tables:
 Every game is checked by the engine (an illegal action loses the game and is counted) and
 stopped as a draw at 4*N^2 plies (counted). The same seed gives the same games: bots and
 baselines draw their randomness from the game's seed, never from the clock. At most two
-worker processes (``--procs``), each at ``nice`` 10 or more.
+worker processes (``--procs``), each at ``nice`` 10 or more. With ``--results FILE`` each
+finished game is appended to FILE at once, and a run with the same FILE plays only the
+games FILE does not hold for the same code (engine, bots, this script's baselines): the
+whole table, hours of one core, can be played over several runs.
 
 Baselines (written here, on the engine only):
 - random: a uniformly random legal action;
@@ -36,6 +39,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
+import json
 import math
 import multiprocessing
 import os
@@ -278,17 +283,84 @@ def pair_row(results: list[dict[str, Any]], a: str, b: str) -> tuple[float, floa
     return mean, half, flat
 
 
-def run(tasks: list[tuple], procs: int) -> list[dict[str, Any]]:
-    if procs <= 1:
-        return [play_game(task) for task in tasks]
-    # the slowest games first, so the pool ends together
-    order = sorted(range(len(tasks)), key=lambda i: -weight(tasks[i]))
+def code_version() -> str:
+    """What a game's outcome depends on: the engine's and the bots' sources and this
+    script's baselines and game loop. A results file holds the games of one version."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent / "corridorquest"
+    for path in sorted([*package.glob("engine/*.py"), *package.glob("bots/*.py")]):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    for function in (random_action, greedy_action, ab2_action, act, play_game):
+        digest.update(inspect.getsource(function).encode())
+    return digest.hexdigest()[:16]
+
+
+def _plain(value: Any) -> Any:
+    """`value` as JSON gives it back (tuples become lists), to compare tasks read back."""
+    return json.loads(json.dumps(value))
+
+
+class ResultsFile:
+    """`--results FILE`: every finished game is appended at once (one JSON line), and a
+    later run with the same file plays only the games it does not hold yet for this
+    code version: a long run can stop and go on where it stopped."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.version = code_version()
+        self.done: dict[str, dict[str, Any]] = {}
+        if path is not None and path.exists():
+            for line in path.read_text().splitlines():
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short by a kill
+                if record.get("version") == self.version:
+                    self.done[json.dumps(record["task"])] = record["result"]
+
+    def get(self, task: tuple) -> dict[str, Any] | None:
+        found = self.done.get(json.dumps(_plain(task)))
+        if found is None:
+            return None
+        result = dict(found)
+        result["key"] = tuple(result["key"])
+        result["names"] = tuple(result["names"])
+        return result
+
+    def add(self, task: tuple, result: dict[str, Any]) -> None:
+        if self.path is None:
+            return
+        line = json.dumps({"version": self.version, "task": _plain(task), "result": result})
+        with self.path.open("a") as out:
+            out.write(line + "\n")
+
+
+def run(tasks: list[tuple], procs: int, kept: ResultsFile) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = [{}] * len(tasks)
+    todo = []
+    for index, task in enumerate(tasks):
+        found = kept.get(task)
+        if found is None:
+            todo.append(index)
+        else:
+            results[index] = found
+    if len(todo) < len(tasks):
+        print(f"  {len(tasks) - len(todo)} games read from the results file", file=sys.stderr)
+    if procs <= 1:
+        for count, index in enumerate(todo, start=1):
+            results[index] = play_game(tasks[index])
+            kept.add(tasks[index], results[index])
+            print(f"  {count}/{len(todo)} games", file=sys.stderr, flush=True)
+        return results
+    # the slowest games first, so the pool ends together
+    order = sorted(todo, key=lambda i: -weight(tasks[i]))
     with multiprocessing.Pool(procs, initializer=be_nice) as pool:
         done = pool.imap_unordered(play_one, [(i, tasks[i]) for i in order], chunksize=1)
         for count, (index, result) in enumerate(done, start=1):
             results[index] = result
-            print(f"  {count}/{len(tasks)} games", file=sys.stderr, flush=True)
+            kept.add(tasks[index], result)
+            print(f"  {count}/{len(todo)} games", file=sys.stderr, flush=True)
     return results
 
 
@@ -334,6 +406,13 @@ def main() -> None:
     parser.add_argument("--sizes", default="5,7,11,13,17")
     parser.add_argument("--procs", type=int, default=2, help="worker processes (at most 2)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="keep every finished game in this file (JSON lines) and play only the games "
+        "it does not hold yet for the same code: a long run can stop and go on",
+    )
     args = parser.parse_args()
     be_nice()
     procs = max(1, min(2, args.procs))
@@ -365,12 +444,15 @@ def main() -> None:
         for size in sizes:
             tasks += pair_tasks(size, "L6", "ab2", size_games, args.seed, "sizes")
     started = time.time()
-    results = run(tasks, procs)
+    kept = ResultsFile(args.results)
+    reused = sum(1 for task in tasks if kept.get(task) is not None)
+    results = run(tasks, procs, kept)
     elapsed = time.time() - started
 
     print(
         f"bots benchmark: seed={args.seed} games_per_pair={args.games} procs={procs} "
         f"games={len(results)} wall_time_s={elapsed:.0f}"
+        + (f" games_from_results_file={reused}" if args.results else "")
     )
     illegal = [r["illegal"] for r in results if r["illegal"]]
     capped = sum(1 for r in results if r["capped"])
