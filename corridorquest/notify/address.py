@@ -3,10 +3,12 @@
 With PUBLIC_URL set, e-mails name the server by it and link each public game's page,
 `PUBLIC_URL/games/<id>` (the web page of corridorquest/web/pages.py), and ntfy messages
 about a public game open that page when tapped (ntfy's `Click` header). A private game's
-page answers 404 to everybody, so nothing links it. Without PUBLIC_URL the server is named
-as best it is known: the host and port it listens on, the machine's host name when it
-listens on every interface; nothing is linked (a guessed address may not be the one
-players reach).
+page answers 404 to everybody but the holders of its invitation code, so only the
+invitation mail, which carries the code, links it: its join link
+`PUBLIC_URL/games/<id>?code=<code>` (the page offers the seat). Without PUBLIC_URL the
+server is named as best it is known: the host and port it listens on, the machine's
+host name when it listens on every interface; nothing is linked (a guessed address may
+not be the one players reach).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import socket
 from dataclasses import dataclass
 from functools import lru_cache
+from urllib.parse import quote
 
 from corridorquest.settings import Settings
 
@@ -30,6 +33,13 @@ class ServerAddress:
         if self.url is None or not public:
             return None
         return f"{self.url}/games/{game_id}"
+
+    def join_link(self, game_id: int, code: str) -> str | None:
+        """A game's page opened with its invitation code (its join link), to be given
+        only to whom the code is given."""
+        if self.url is None:
+            return None
+        return f"{self.url}/games/{game_id}?code={quote(code, safe='')}"
 
 
 @lru_cache(maxsize=8)

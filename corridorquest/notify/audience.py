@@ -223,7 +223,8 @@ def players_invited(event: PlayersInvited, facts: GameFacts, cache: FactsCache, 
         if invitee is None:
             continue
         subject, body = wording.invitation_mail(
-            invitee.username, inviter_name, facts, event.invitation_code, plan.page
+            invitee.username, inviter_name, facts, event.invitation_code, plan.page,
+            plan.address.join_link(facts.id, event.invitation_code),
         )
         plan.out.append(Mail(invitee.email, subject, body))  # asked for: no opt-out
         if facts.public:  # never a private game's code or name on a (public) user topic

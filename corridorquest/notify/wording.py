@@ -101,16 +101,23 @@ def game_mail(
 
 
 def invitation_mail(
-    invitee: str, inviter: str, facts: GameFacts, code: str, page: str | None = None
+    invitee: str,
+    inviter: str,
+    facts: GameFacts,
+    code: str,
+    page: str | None = None,
+    join_link: str | None = None,
 ) -> tuple[str, str]:
     subject = f"Corridor Quest: {inviter} invites you to game {facts.id}"
     seen = f"See the game at {page}\n\n" if page else ""
+    browser = f"Join in a web browser: {join_link}\n\n" if join_link else ""
     body = (
         f"Hello {invitee},\n\n"
         f"{inviter} invites you to Corridor Quest game {facts.id} ({facts.variant()}).\n\n"
         f"Invitation code: {code}\n\n"
         f"{seen}"
-        f"Join with:\n  cq game join --game-id {facts.id} --invitation-code {code}\n"
+        f"{browser}"
+        f"Join in a terminal with:\n  cq game join --game-id {facts.id} --invitation-code {code}\n"
     )
     return subject, body
 

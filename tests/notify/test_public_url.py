@@ -1,7 +1,8 @@
 """PUBLIC_URL: every e-mail names the server; a mail about a public game links its page
-(PUBLIC_URL/games/ID, the web page) and its ntfy messages open it (`Click`); nothing links
-a private game's page (it answers 404 to everybody). Without PUBLIC_URL the mails name
-the server by the host and port it listens on, and link nothing."""
+(PUBLIC_URL/games/ID, the web page) and its ntfy messages open it (`Click`); only the
+invitation mail links a private game's page, with its code (the join link). Without
+PUBLIC_URL the mails name the server by the host and port it listens on, and link
+nothing."""
 
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ def test_mails_and_pushes_about_a_public_game_link_its_page(
     assert click(renamed) is None
 
 
-def test_nothing_links_a_private_games_page(
+def test_only_the_invitation_mail_links_a_private_games_page_with_its_code(
     serve: Serve, smtp: Mailbox, ntfy: NtfyRecorder
 ) -> None:
     server = serve(PUBLIC_URL=URL)
@@ -65,6 +66,10 @@ def test_nothing_links_a_private_games_page(
         options = {"size": 5, "private": True, "invitees": ["fox"]}
         game = http.post("/games", json=options, headers=auth(tokens["eli"])).json()
         code = game["invitation_code"]
+        # the join link opens the waiting game's page (the code is the key to it)
+        page = f"{server.base_url}/games/{game['id']}"
+        assert httpx.get(f"{page}?code={code}").status_code == 200
+        assert httpx.get(page).status_code == 404
         joined = http.post(f"/games/{game['id']}/players", json={"invitation_code": code},
                            headers=auth(tokens["fox"]))
         assert joined.status_code == 201, joined.text
@@ -72,7 +77,13 @@ def test_nothing_links_a_private_games_page(
         api.drained()
 
     assert smtp.mails and ntfy.published
+    (invitation,) = [m for m in smtp.mails if "invites you" in m.subject]
+    assert invitation.to == "fox@example.test"
+    link = f"{URL}/games/{game['id']}?code={code}"
+    assert f"Join in a web browser: {link}\n" in invitation.body, invitation.body
     for mail in smtp.mails:
+        if mail is invitation:
+            continue
         assert "/games/" not in mail.body and "See the game at" not in mail.body, mail.body
         assert mail.body.endswith(f"\n\n-- \nCorridor Quest server at {URL}\n")
     assert any(f"See the game with: cq game show --game-id {game['id']}" in m.body
