@@ -3,7 +3,7 @@
 - `connection.py`: DATABASE_URL -> database; `facade.py`: `Store.transaction(fn, *args)`,
   the one way into the database for the async server (`group_commit.py`, `lock_wait.py`,
   `transaction_memo.py` and `row_locks.py` hold its parts).
-- `models.py`: every table.
+- `models/`: every table, one module per part of the product (imported from `models`).
 - `migrations/`: ordered schema steps, applied on every start.
 - `check.py`, `replay.py`: `corridorquest check`; stored games read back and replayed.
 """
