@@ -19,7 +19,7 @@ from corridorquest.security.policy import (
     USERNAME_MAX,
     VISIBLE_TEXT_PATTERN,
 )
-from corridorquest.services import users
+from corridorquest.services import account_changes, signups, users
 
 bp = Blueprint("users", url_prefix="/users")
 
@@ -153,7 +153,7 @@ class UserOut(PublicUserOut):
 )
 async def signup(request: Request) -> HTTPResponse:
     data = parse_body(request, SignupIn)
-    result = await users.signup(
+    result = await signups.signup(
         services(request),
         data.username,
         data.email,
@@ -200,7 +200,7 @@ async def change_me(request: Request) -> HTTPResponse:
 async def change_email(request: Request) -> HTTPResponse:
     user = await require_user(request)
     data = parse_body(request, EmailIn)
-    result = await users.request_email_change(services(request), user, data.email)
+    result = await account_changes.request_email_change(services(request), user, data.email)
     return json(VerificationStartedOut(**result).model_dump(), status=202)
 
 
@@ -229,7 +229,7 @@ async def show_user(request: Request, username: str) -> HTTPResponse:
 async def change_password(request: Request, username: str) -> HTTPResponse:
     check_text(username)
     data = parse_body(request, PasswordIn)
-    result = await users.request_password_change(
+    result = await account_changes.request_password_change(
         services(request), username, data.new_password, client_address(request)
     )
     return json(VerificationStartedOut(**result).model_dump(), status=202)

@@ -46,11 +46,11 @@ from corridorquest.services.errors import (
     security_refusals_as_service_errors,
 )
 from corridorquest.services.sessions import ADDRESS_MAX, NewSession, find_user
-from corridorquest.services.unit_of_work import run_system_write
-from corridorquest.services.user_refs import literal
 
 # users.py's checks (an expired signup's name or address is free again) and its words
-from corridorquest.services.users import _email_taken, _taken_error, _username_taken
+from corridorquest.services.signups import email_taken, taken_error, username_taken
+from corridorquest.services.unit_of_work import run_system_write
+from corridorquest.services.user_refs import literal
 from corridorquest.services.verification import signup_retention
 from corridorquest.settings import Settings
 from corridorquest.store.models import (
@@ -117,8 +117,8 @@ async def create_guest(ctx: ServiceContext, username: str, address: str) -> NewS
 
     def create() -> NewSession:
         _check_address(address, ctx.settings)
-        if _username_taken(username, retention, None, True):
-            raise _taken_error("username_taken", username)
+        if username_taken(username, retention, None, True):
+            raise taken_error("username_taken", username)
         now = utcnow()
         token = new_token()
         user = User.create(
@@ -250,8 +250,8 @@ async def convert(
             raise NotFound("user_not_found", f"no user {username!r}")
         if not user.guest:
             raise Conflict("not_a_guest", f"{user.username} is not a guest")
-        if _email_taken(email, retention, user.id, True):
-            raise _taken_error("email_taken", email)
+        if email_taken(email, retention, user.id, True):
+            raise taken_error("email_taken", email)
         user.email = email
         user.guest = False
         user.notify_turn = user.notify_game = True  # a person's defaults

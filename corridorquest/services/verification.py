@@ -15,7 +15,7 @@ retried; what the third (``MAX_WRONG_CODES``) does depends on who could have ask
   the owner's) and each has its own count; they are rate limited in ``users.py``.
 - signup: the pending signup is void; the account stays unverified and holds its
   username and e-mail address, and a signup with the same username and address renews
-  it with a new code (``users.signup``).
+  it with a new code (``signups.signup``).
 
 A void or expired row stays (so a retry hears which case it is) until ``purge_expired``
 removes it once its code's lifetime is over. An unverified account whose last signup is

@@ -22,7 +22,7 @@ from sanic.response import HTTPResponse, html, redirect
 from sanic_ext import openapi
 
 from corridorquest.callers import ANONYMOUS, SESSION_COOKIE, client_address, services
-from corridorquest.services import sessions, users, verification
+from corridorquest.services import sessions, signups, verification
 from corridorquest.services.errors import NotFound, ServiceError
 from corridorquest.web import accounts_pending as pending
 from corridorquest.web.accounts_pending import SIGNUP_COOKIE, Pending, field, same_site
@@ -78,7 +78,7 @@ async def signup(request: Request) -> HTTPResponse:
     username, email = field(form, "username"), field(form, "email")
     try:
         same_site(request)
-        started = await users.signup(
+        started = await signups.signup(
             services(request), username, email, field(form, "password"),
             address=client_address(request),
         )
@@ -137,7 +137,7 @@ async def resend(request: Request) -> HTTPResponse:
         same_site(request)
         if waiting is None:
             raise NO_SIGNUP
-        started = await users.signup(
+        started = await signups.signup(
             services(request), waiting.username, waiting.email, field(form, "password"),
             address=client_address(request),
         )

@@ -21,7 +21,7 @@ from sanic.response import HTTPResponse, html, redirect
 from sanic_ext import openapi
 
 from corridorquest.callers import ANONYMOUS, SESSION_COOKIE, client_address, services
-from corridorquest.services import sessions, users, verification
+from corridorquest.services import account_changes, sessions, verification
 from corridorquest.services.errors import NotFound, ServiceError
 from corridorquest.web import accounts_pending as pending
 from corridorquest.web.accounts_pending import RESET_COOKIE, Pending, field, same_site
@@ -63,7 +63,7 @@ async def forgot(request: Request) -> HTTPResponse:
     username = field(form, "username")
     try:
         same_site(request)
-        asked = await users.request_password_change(
+        asked = await account_changes.request_password_change(
             services(request), username, field(form, "password"), client_address(request)
         )
     except ServiceError as error:

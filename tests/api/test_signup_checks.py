@@ -15,7 +15,7 @@ import pytest
 from corridorquest.services import verification
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, RateLimited
-from corridorquest.services.users import signup
+from corridorquest.services.signups import signup
 from corridorquest.settings import Settings
 from corridorquest.store import Store
 from corridorquest.store.models import PasswordRequest, User, Verification, utcnow
