@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from corridorquest.drawing.board_svg import CELL, GROOVE, _element, _Layout, _num, _parse
+from corridorquest.drawing.board_geometry import CELL, GROOVE, Layout, element, num, parse
 
 BEST = "#c2188c"  # magenta: no seat's colour, no wall's, not the last action's black
 DASHES = "6 4"
@@ -17,9 +17,9 @@ def best_outline(view: dict[str, Any], best: str, seat: str | None = None) -> li
     """The element (a group) showing `best` (a wall "c3h", or a square "e4") on `view`'s board;
     `seat`: who plays it (its pawn starts the line). Nothing for a notation off the board."""
     size = int(view.get("size") or 0)
-    layout = _Layout(size, caption=False)
+    layout = Layout(size, caption=False)
     stroke = {"fill": "none", "stroke": BEST, "stroke-width": 3, "stroke-dasharray": DASHES}
-    wall = _parse(best, size, "wall")
+    wall = parse(best, size, "wall")
     if wall is not None:
         col, row, orientation = wall
         if orientation == "h":
@@ -30,21 +30,21 @@ def best_outline(view: dict[str, Any], best: str, seat: str | None = None) -> li
                                    2 * CELL + GROOVE)
         box = {"x": x - 1, "y": y - 1, "width": width + 2, "height": height + 2, "rx": 2}
         return [f'<g class="best" data-best="{best}" data-kind="wall">'
-                + _element("rect", {**box, **stroke}) + "</g>"]
-    square = _parse(best, size, "square")
+                + element("rect", {**box, **stroke}) + "</g>"]
+    square = parse(best, size, "square")
     if square is None:
         return []
     cx, cy = layout.x(square[0]) + CELL / 2, layout.y(square[1]) + CELL / 2
     radius = CELL / 2 - 2
     parts = [f'<g class="best" data-best="{best}" data-kind="move">',
-             _element("circle", {"cx": _num(cx), "cy": _num(cy), "r": _num(radius), **stroke})]
-    start = _parse((view.get("pawns") or {}).get(seat or ""), size, "square")
+             element("circle", {"cx": num(cx), "cy": num(cy), "r": num(radius), **stroke})]
+    start = parse((view.get("pawns") or {}).get(seat or ""), size, "square")
     if start is not None and start[:2] != square[:2]:
         sx, sy = layout.x(start[0]) + CELL / 2, layout.y(start[1]) + CELL / 2
         length = ((cx - sx) ** 2 + (cy - sy) ** 2) ** 0.5
         ex, ey = cx - (cx - sx) * radius / length, cy - (cy - sy) * radius / length
-        ends = {"x1": _num(sx), "y1": _num(sy), "x2": _num(round(ex, 1)),
-                "y2": _num(round(ey, 1))}
-        parts.append(_element("line", {**ends, **stroke}))
+        ends = {"x1": num(sx), "y1": num(sy), "x2": num(round(ex, 1)),
+                "y2": num(round(ey, 1))}
+        parts.append(element("line", {**ends, **stroke}))
     parts.append("</g>")
     return ["".join(parts)]

@@ -18,33 +18,30 @@ For tests and pages, the pieces carry data attributes: pawns `data-seat` and
 `data-owner`, the highlight `data-last`. No ids, no style sheet and no script: several
 boards may sit in one page, and the picture is safe to open on its own.
 
-A board a player plays on (`targets=True`, the game page of a seated player) also gets
-invisible hit targets over everything, which the page's script (web/static/play.js) finds
-by their data attributes: each square `data-to` (class `hit-square`), each place a wall
-may stand `data-slot` ("c3h", class `hit-wall`: the groove it lies on and a band of the
-squares beside it, so that a thumb finds it), each edge a marker may note `data-edge`
-("e4v", class `hit-edge`, invisible games only). A wall's and a marker's target carries
-the bar it would draw (`data-bar`: x y width height), for the script's preview. They
-draw nothing (transparent): which of them answer the pointer is the style sheet's
-choice, and which actions are legal the server's (GET /games/{id}/legal-actions).
+A board a player plays on (`targets=True`) also gets invisible hit targets over everything:
+see hit_targets.py. The geometry the pieces share is in board_geometry.py.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from corridorquest.drawing.board_geometry import (
+    CAPTION,
+    CELL,
+    FRAME,
+    GROOVE,
+    MARGIN,
+    PAWN_INSET,
+    Layout,
+    element,
+    escape,
+    num,
+    parse,
+)
 from corridorquest.drawing.board_words import SEAT_ORDER, describe, details, last_action
-
-CELL = 40  # a square's side
-GROOVE = 12  # the gap between two squares, where walls and markers lie
-STEP = CELL + GROOVE
-FRAME = 8  # the border band around the squares
-MARGIN = 22  # the band of coordinates outside the frame
-CAPTION = 26  # the line under the board that says whose turn it is
-PAWN_INSET = 5
-REACH = 10  # how far a wall's or a marker's hit target reaches into the squares beside it
+from corridorquest.drawing.hit_targets import targets as hit_targets
 
 # cq's light theme (client/render/themes.py: 160, 130, 25, 28, 236, 246, 242).
 SEAT_COLOURS = {"north": "#d70000", "east": "#af5f00", "south": "#005faf", "west": "#008700"}
@@ -59,65 +56,6 @@ TEXT = "#1c1c1c"
 
 SEAT_LETTERS = {"north": "N", "east": "E", "south": "S", "west": "W"}
 
-_NOTATION = re.compile(r"([a-z])(\d{1,2})([hv]?)")
-# What XML 1.0 does not allow in a document, even escaped.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})
-
-
-def escape(value: object) -> str:
-    """`value` as text for an XML attribute or element (characters XML forbids dropped)."""
-    return _NOT_XML.sub("", str(value)).translate(_ESCAPES)
-
-
-def _num(value: float) -> str:
-    return f"{value:g}"
-
-
-def _element(tag: str, attributes: dict[str, object], text: str | None = None) -> str:
-    attrs = "".join(
-        f' {name}="{escape(value)}"' for name, value in attributes.items() if value is not None
-    )
-    if text is None:
-        return f"<{tag}{attrs}/>"
-    return f"<{tag}{attrs}>{escape(text)}</{tag}>"
-
-
-def _parse(text: object, size: int, kind: str) -> tuple[int, int, str] | None:
-    """(col, row, orientation) of a square ("e4"), wall ("c3h") or marker ("e4v") that
-    lies on a `size` board; None for anything else."""
-    if not isinstance(text, str):
-        return None
-    match = _NOTATION.fullmatch(text)
-    if match is None:
-        return None
-    col, row, orientation = ord(match[1]) - ord("a"), int(match[2]) - 1, match[3]
-    if kind == "square":
-        fits = not orientation and col < size and row < size
-    elif kind == "wall":
-        fits = bool(orientation) and col < size - 1 and row < size - 1
-    else:  # a marker: one edge, east of (v) or north of (h) its square
-        fits = (orientation == "v" and col < size - 1 and row < size) or (
-            orientation == "h" and col < size and row < size - 1
-        )
-    return (col, row, orientation) if fits and row >= 0 else None
-
-
-class _Layout:
-    def __init__(self, size: int, caption: bool) -> None:
-        self.size = size
-        self.inner = size * CELL + (size - 1) * GROOVE
-        self.width = 2 * (MARGIN + FRAME) + self.inner
-        self.board_height = self.width
-        self.height = self.board_height + (CAPTION if caption else 0)
-
-    def x(self, col: int) -> int:
-        """The west side of the squares of column `col`."""
-        return MARGIN + FRAME + col * STEP
-
-    def y(self, row: int) -> int:
-        """The north side of the squares of row `row` (row 0, rank 1, is at the bottom)."""
-        return MARGIN + FRAME + (self.size - 1 - row) * STEP
 
 
 def _triangle(seat: str, x: int, y: int) -> tuple[str, float, float]:
@@ -134,15 +72,15 @@ def _triangle(seat: str, x: int, y: int) -> tuple[str, float, float]:
         points = [(x + p, y + p), (x + p, y + c - p), (x + c - p, y + c / 2)]
     cx = sum(px for px, _ in points) / 3
     cy = sum(py for _, py in points) / 3
-    return " ".join(f"{_num(px)},{_num(py)}" for px, py in points), cx, cy
+    return " ".join(f"{num(px)},{num(py)}" for px, py in points), cx, cy
 
 
 def _letter(x: float, y: float, letter: str, size: int, fill: str, **extra: object) -> str:
-    return _element(
+    return element(
         "text",
         {
-            "x": _num(x),
-            "y": _num(y),
+            "x": num(x),
+            "y": num(y),
             "font-size": size,
             "font-weight": "bold",
             "text-anchor": "middle",
@@ -154,11 +92,11 @@ def _letter(x: float, y: float, letter: str, size: int, fill: str, **extra: obje
     )
 
 
-def _squares(layout: _Layout, last_square: tuple[int, int, str] | None) -> Iterable[str]:
+def _squares(layout: Layout, last_square: tuple[int, int, str] | None) -> Iterable[str]:
     for row in range(layout.size):
         for col in range(layout.size):
             highlighted = last_square is not None and last_square[:2] == (col, row)
-            yield _element(
+            yield element(
                 "rect",
                 {
                     "x": layout.x(col),
@@ -170,7 +108,7 @@ def _squares(layout: _Layout, last_square: tuple[int, int, str] | None) -> Itera
             )
 
 
-def _coordinates(layout: _Layout) -> Iterable[str]:
+def _coordinates(layout: Layout) -> Iterable[str]:
     font = {"font-size": 13, "fill": COORDS, "text-anchor": "middle",
             "dominant-baseline": "central"}
     far = layout.board_height - MARGIN / 2
@@ -178,15 +116,15 @@ def _coordinates(layout: _Layout) -> Iterable[str]:
         letter = chr(ord("a") + col)
         x = layout.x(col) + CELL / 2
         for y in (MARGIN / 2, far):
-            yield _element("text", {"x": _num(x), "y": _num(y), **font}, letter)
+            yield element("text", {"x": num(x), "y": num(y), **font}, letter)
     for row in range(layout.size):
         y = layout.y(row) + CELL / 2
         for x in (MARGIN / 2, layout.width - MARGIN / 2):
-            yield _element("text", {"x": _num(x), "y": _num(y), **font}, str(row + 1))
+            yield element("text", {"x": num(x), "y": num(y), **font}, str(row + 1))
 
 
-def _wall(layout: _Layout, item: dict[str, Any], last: bool) -> str | None:
-    place = _parse(item.get("wall"), layout.size, "wall")
+def _wall(layout: Layout, item: dict[str, Any], last: bool) -> str | None:
+    place = parse(item.get("wall"), layout.size, "wall")
     if place is None:
         return None
     col, row, orientation = place
@@ -202,7 +140,7 @@ def _wall(layout: _Layout, item: dict[str, Any], last: bool) -> str | None:
         + (f' data-owner="{owner}"' if owner else "")
         + (f' data-last="{escape(item["wall"])}"' if last else "")
         + ">",
-        _element(
+        element(
             "rect",
             {
                 "x": x,
@@ -222,8 +160,8 @@ def _wall(layout: _Layout, item: dict[str, Any], last: bool) -> str | None:
     return "".join(parts)
 
 
-def _marker(layout: _Layout, item: dict[str, Any]) -> str | None:
-    place = _parse(item.get("marker"), layout.size, "marker")
+def _marker(layout: Layout, item: dict[str, Any]) -> str | None:
+    place = parse(item.get("marker"), layout.size, "marker")
     owner = item.get("owner")
     if place is None or owner not in SEAT_COLOURS:
         return None
@@ -235,8 +173,8 @@ def _marker(layout: _Layout, item: dict[str, Any]) -> str | None:
     colour = SEAT_COLOURS[owner]
     edge = {"x": x + 1, "y": y + 1, "width": width - 2, "height": height - 2, "fill": "none"}
     # white under the dashes: they show on the grooves and over a wall of any colour
-    under = _element("rect", {**edge, "stroke": "#ffffff", "stroke-width": 2})
-    outline = _element(
+    under = element("rect", {**edge, "stroke": "#ffffff", "stroke-width": 2})
+    outline = element(
         "rect", {**edge, "stroke": colour, "stroke-width": 2, "stroke-dasharray": "4 3"}
     )
     letter = _letter(
@@ -249,8 +187,8 @@ def _marker(layout: _Layout, item: dict[str, Any]) -> str | None:
     )
 
 
-def _pawn(layout: _Layout, seat: str, square: str, last: bool) -> str | None:
-    place = _parse(square, layout.size, "square")
+def _pawn(layout: Layout, seat: str, square: str, last: bool) -> str | None:
+    place = parse(square, layout.size, "square")
     if place is None or seat not in SEAT_COLOURS:
         return None
     col, row, _ = place
@@ -259,13 +197,13 @@ def _pawn(layout: _Layout, seat: str, square: str, last: bool) -> str | None:
     parts = [f'<g class="pawn" data-seat="{seat}" data-square="{escape(square)}">']
     if last:
         parts.append(
-            _element(
+            element(
                 "rect",
                 {
                     "class": "last",
                     "data-last": square,
-                    "x": _num(x + 1.5),
-                    "y": _num(y + 1.5),
+                    "x": num(x + 1.5),
+                    "y": num(y + 1.5),
                     "width": CELL - 3,
                     "height": CELL - 3,
                     "fill": "none",
@@ -275,7 +213,7 @@ def _pawn(layout: _Layout, seat: str, square: str, last: bool) -> str | None:
             )
         )
     parts.append(
-        _element(
+        element(
             "polygon",
             {"points": points, "fill": SEAT_COLOURS[seat], "stroke": TEXT, "stroke-width": 1},
         )
@@ -292,17 +230,17 @@ def _last_highlight(view: dict[str, Any], size: int) -> tuple[tuple[int, int, st
         return None, ""
     notation = last.get("notation")
     if last.get("type") in ("move", "jump"):
-        return _parse(notation, size, "square"), ""
+        return parse(notation, size, "square"), ""
     if last.get("type") == "wall" and isinstance(notation, str):
         return None, notation
     return None, ""
 
 
-def _caption(layout: _Layout, text: str) -> str:
+def _caption(layout: Layout, text: str) -> str:
     attributes: dict[str, object] = {
         "class": "caption",
-        "x": _num(layout.width / 2),
-        "y": _num(layout.board_height + CAPTION / 2),
+        "x": num(layout.width / 2),
+        "y": num(layout.board_height + CAPTION / 2),
         "font-size": 14,
         "fill": TEXT,
         "text-anchor": "middle",
@@ -312,80 +250,7 @@ def _caption(layout: _Layout, text: str) -> str:
     if len(text) * 14 * 0.55 > room:  # a long line is squeezed rather than cut
         attributes["textLength"] = room
         attributes["lengthAdjust"] = "spacingAndGlyphs"
-    return _element("text", attributes, text)
-
-
-def _rects(*boxes: tuple[float, float, float, float]) -> str:
-    """A path's `d` of the rectangles `boxes` (x, y, width, height)."""
-    return " ".join(f"M{_num(x)} {_num(y)}h{_num(w)}v{_num(h)}h{_num(-w)}z" for x, y, w, h in boxes)
-
-
-def _target(kind: str, name: str, boxes: Sequence[tuple[float, float, float, float]],
-            bar: tuple[float, float, float, float] | None = None) -> str:
-    attributes: dict[str, object] = {
-        "class": f"hit hit-{kind}",
-        {"square": "data-to", "wall": "data-slot", "edge": "data-edge"}[kind]: name,
-        "d": _rects(*boxes),
-        "fill": "transparent",
-    }
-    if bar is not None:
-        attributes["data-bar"] = " ".join(_num(v) for v in bar)
-    return _element("path", attributes)
-
-
-def _square_name(col: int, row: int) -> str:
-    return f"{chr(ord('a') + col)}{row + 1}"
-
-
-def _targets(layout: _Layout, edges: bool) -> Iterable[str]:
-    """The hit targets of a board a player plays on (see the module's text): the walls'
-    and the edges' first, the squares' over them (a legal square takes the whole square)."""
-    size, last = layout.size, layout.size - 1
-    yield '<g class="targets">'
-    for row in range(size - 1):
-        for col in range(size - 1):
-            name = _square_name(col, row)
-            # h: the groove north of (col, row) and (col + 1, row), from the middle of the
-            # one square to the middle of the other (to the board's side at its ends),
-            # reaching into the squares beside it but not across the crossing groove
-            # (there the v wall's place is as near)
-            west = layout.x(col) if col == 0 else layout.x(col) + CELL / 2
-            east = layout.x(col + 1) + (CELL if col + 1 == last else CELL / 2)
-            top = layout.y(row) - GROOVE
-            cross = layout.x(col) + CELL  # the west side of the crossing groove
-            band = (top - REACH, GROOVE + 2 * REACH)
-            yield _target("wall", name + "h", (
-                (west, band[0], cross - west, band[1]),
-                (cross, top, GROOVE, GROOVE),
-                (cross + GROOVE, band[0], east - cross - GROOVE, band[1]),
-            ), (layout.x(col), top, 2 * CELL + GROOVE, GROOVE))
-            # v: the groove east of (col, row) and (col, row + 1), likewise
-            north = layout.y(row + 1) + (0 if row + 1 == last else CELL / 2)
-            south = layout.y(row) + (CELL if row == 0 else CELL / 2)
-            left = layout.x(col) + CELL
-            cross = layout.y(row) - GROOVE  # the north side of the crossing groove
-            yield _target("wall", name + "v", (
-                (left - REACH, north, GROOVE + 2 * REACH, cross - north),
-                (left, cross, GROOVE, GROOVE),
-                (left - REACH, cross + GROOVE, GROOVE + 2 * REACH, south - cross - GROOVE),
-            ), (left, layout.y(row + 1), GROOVE, 2 * CELL + GROOVE))
-    if edges:
-        for row in range(size):
-            for col in range(size):
-                name = _square_name(col, row)
-                x, y = layout.x(col), layout.y(row)
-                if col < last:  # the edge east of the square
-                    yield _target("edge", name + "v", ((x + CELL - REACH, y, GROOVE + 2 * REACH,
-                                                         CELL),), (x + CELL, y, GROOVE, CELL))
-                if row < last:  # the edge north of it
-                    yield _target("edge", name + "h", ((x, y - GROOVE - REACH, CELL,
-                                                         GROOVE + 2 * REACH),),
-                                  (x, y - GROOVE, CELL, GROOVE))
-    for row in range(size):
-        for col in range(size):
-            yield _target("square", _square_name(col, row),
-                          ((layout.x(col), layout.y(row), CELL, CELL),))
-    yield "</g>"
+    return element("text", attributes, text)
 
 
 def board_svg(view: dict[str, Any], *, caption: bool = True, standalone: bool = True,
@@ -404,7 +269,7 @@ def board_svg(view: dict[str, Any], *, caption: bool = True, standalone: bool = 
     size = int(view.get("size") or 0)
     if size < 2:
         raise ValueError(f"a game view of board size {size!r}")
-    layout = _Layout(size, caption)
+    layout = Layout(size, caption)
     title = describe(view)
     turn = view.get("turn")
     frame_colour = SEAT_COLOURS.get(turn, IDLE_FRAME) if isinstance(turn, str) else IDLE_FRAME
@@ -440,7 +305,7 @@ def board_svg(view: dict[str, Any], *, caption: bool = True, standalone: bool = 
                 seat,
                 pawns[seat],
                 last_square is not None
-                and _parse(pawns[seat], size, "square") == last_square,
+                and parse(pawns[seat], size, "square") == last_square,
             )
         )
         is not None
@@ -461,19 +326,19 @@ def board_svg(view: dict[str, Any], *, caption: bool = True, standalone: bool = 
         "data-turn": turn if turn in SEAT_COLOURS else None,
         "data-at": view.get("at"),
     }
-    opening = _element("svg", root)[:-2] + ">"
+    opening = element("svg", root)[:-2] + ">"
     frame_offset = MARGIN + FRAME / 2
     body = [
         opening,
-        _element("title", {}, title),
-        _element("desc", {}, details(view, len(drawn_walls))),
-        _element(
+        element("title", {}, title),
+        element("desc", {}, details(view, len(drawn_walls))),
+        element(
             "rect",
             {
                 "class": "frame",
                 "data-turn": turn if turn in SEAT_COLOURS else None,
-                "x": _num(frame_offset),
-                "y": _num(frame_offset),
+                "x": num(frame_offset),
+                "y": num(frame_offset),
                 "width": layout.inner + FRAME,
                 "height": layout.inner + FRAME,
                 "fill": BOARD,
@@ -487,7 +352,7 @@ def board_svg(view: dict[str, Any], *, caption: bool = True, standalone: bool = 
         *markers,
         *drawn_pawns,
         *overlay,
-        *(_targets(layout, bool(view.get("invisible"))) if targets else ()),
+        *(hit_targets(layout, bool(view.get("invisible"))) if targets else ()),
     ]
     if caption:
         body.append(_caption(layout, title))
