@@ -74,6 +74,12 @@ def guest_email(token: str) -> str:
     return f"guest-{token}{GUEST_DOMAIN}"
 
 
+def is_guest(user: CurrentUser) -> bool:
+    """Whether the logged-in `user` is a guest (its address is a guest's, until it is
+    converted into a full account)."""
+    return user.email.endswith(GUEST_DOMAIN)
+
+
 def _check_address(address: str, settings: Settings) -> None:
     """429 when the client address made SIGNUP_LIMIT_ADDRESS signups and guests within
     SIGNUP_WINDOW (inside a transaction)."""

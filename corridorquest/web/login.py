@@ -24,6 +24,7 @@ from corridorquest.callers import (
 from corridorquest.services import sessions
 from corridorquest.services.auth import authenticate
 from corridorquest.services.errors import ServiceError, Unauthenticated
+from corridorquest.services.guests import is_guest
 from corridorquest.services.sessions import NewSession
 from corridorquest.web.templating import render
 
@@ -91,6 +92,8 @@ async def login(request: Request) -> HTTPResponse:
 
 @openapi.exclude()
 async def logout(request: Request) -> HTTPResponse:
+    """End the session. A guest is asked first (`confirm=yes` ends it): a guest has no
+    password, so after logging out nobody can come back to its account."""
     token = request.cookies.get(SESSION_COOKIE)
     if token:
         try:
@@ -98,6 +101,8 @@ async def logout(request: Request) -> HTTPResponse:
         except Unauthenticated:
             pass  # ended already
         else:
+            if is_guest(user) and (request.form or {}).get("confirm") != "yes":
+                return html(render("guest_logout.html", user=user))
             await sessions.logout(services(request), user)
     response = redirect("/", status=303)
     # expired with the attributes it was set with: a removal marked Secure (Sanic's

@@ -197,3 +197,24 @@ def test_guests_without_play_are_purged_and_their_finished_games_keep_a_placehol
         again = CliRunner().invoke(main, ["rerate"], env={"DATABASE_URL": server.database_url})
         assert again.exit_code == 0, again.output
         assert again.output.strip() == "rerated 0 finished games"
+
+
+def test_a_guest_is_asked_before_logging_out_for_good_and_a_user_is_not(
+    api: httpx.Client, guests_server: RunningServer
+) -> None:
+    guest = new_guest(api, "Lou")
+    with httpx.Client(base_url=guests_server.base_url, timeout=10.0) as browser:
+        browser.cookies.set(SESSION_COOKIE, guest)
+        asked = browser.post("/logout")
+        assert asked.status_code == 200
+        assert "nobody can log in as Lou again" in asked.text
+        assert 'name="confirm" value="yes"' in asked.text
+        assert api.get("/users/me", headers=auth(guest)).status_code == 200  # still in
+        ended = browser.post("/logout", data={"confirm": "yes"})
+        assert ended.status_code == 303 and ended.headers["location"] == "/"
+    assert api.get("/users/me", headers=auth(guest)).status_code == 401
+    person = insert_user(guests_server.database_url, "leaver")
+    with httpx.Client(base_url=guests_server.base_url, timeout=10.0) as browser:
+        browser.cookies.set(SESSION_COOKIE, person)
+        assert browser.post("/logout").status_code == 303  # no question for a full account
+    assert api.get("/users/me", headers=auth(person)).status_code == 401
