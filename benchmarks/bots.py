@@ -1,8 +1,8 @@
 """Bot strength and speed: round robin of the six levels and three baselines (issue 27).
 
     nice -n 10 .venv/bin/python benchmarks/bots.py [--games N] [--only L1,L6,greedy]
-        [--pairs L5-L6,L6-ab2] [--tables rr,four,sizes] [--sizes 5,7,11,13,17] [--procs 2]
-        [--seed S] [--results FILE]
+        [--pairs L5-L6,L6-ab2] [--tables rr,four,sizes] [--four-kinds greedy,ab2]
+        [--sizes 5,7,11,13,17] [--procs 2] [--seed S] [--results FILE]
 
 Tables:
 
@@ -249,9 +249,9 @@ def pair_tasks(size: int, a: str, b: str, games: int, seed: int, table: str) -> 
     return tasks
 
 
-def four_tasks(games: int, seed: int) -> list[tuple]:
+def four_tasks(games: int, seed: int, kinds: list[str] = BASELINES) -> list[tuple]:
     tasks = []
-    for baseline in BASELINES:
+    for baseline in kinds:
         for game in range(games):
             names = [baseline] * 4
             names[game % 4] = "L6"
@@ -401,6 +401,11 @@ def main() -> None:
         help="games per baseline kind in the 4-player table (default: --games)",
     )
     parser.add_argument(
+        "--four-kinds",
+        default=",".join(BASELINES),
+        help="baseline kinds of the 4-player table, e.g. ab2 or greedy,ab2 (default: all)",
+    )
+    parser.add_argument(
         "--size-games", type=int, default=None, help="games per size row (default: --games)"
     )
     parser.add_argument("--sizes", default="5,7,11,13,17")
@@ -421,6 +426,10 @@ def main() -> None:
         if name not in LEVEL_NAMES + BASELINES:
             parser.error(f"{name}: not a player (L1..L6, random, greedy, ab2)")
     tables = {t.strip() for t in args.tables.split(",") if t.strip()}
+    four_kinds = [k.strip() for k in args.four_kinds.split(",") if k.strip()]
+    for kind in four_kinds:
+        if kind not in BASELINES:
+            parser.error(f"{kind}: not a baseline kind (random, greedy, ab2)")
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     four_games = args.four_games if args.four_games is not None else args.games
     size_games = args.size_games if args.size_games is not None else args.games
@@ -439,7 +448,7 @@ def main() -> None:
         for a, b in pairs:
             tasks += pair_tasks(9, a, b, args.games, args.seed, "rr")
     if "four" in tables:
-        tasks += four_tasks(four_games, args.seed)
+        tasks += four_tasks(four_games, args.seed, four_kinds)
     if "sizes" in tables:
         for size in sizes:
             tasks += pair_tasks(size, "L6", "ab2", size_games, args.seed, "sizes")

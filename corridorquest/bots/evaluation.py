@@ -2,6 +2,9 @@
 
 Every pawn's race time is the ply at which it would arrive if everybody just walked:
 ``(distance - 1) * players + turns until it moves`` (so who moves next, the tempo, counts).
+With four players a pawn's distance counts one step more for each wall (at most three) held
+by the seat just before it: that seat is the only one that can still wall the pawn on its
+last step, and does (``search.modelled_action``).
 The value for ``me`` is the lead over the fastest opponent in rounds, plus the walls in hand
 (each worth a little less than the one before), minus a hair of the own distance so that,
 all else equal, the bot walks towards its goal (it never paces back and forth).
@@ -19,21 +22,34 @@ DECIDED = 500.0
 WALL_STEP = 1.6  # value of the last wall in hand, in steps (the first of ten: 0.62)
 WALL_DECAY = 0.9  # each further wall in hand is worth this much of the one before
 PROGRESS = 0.01  # all else equal, a shorter own path is better
+# 4 players: each wall in hand of the seat just before a pawn delays that pawn's arrival by
+# this many steps, for at most GUARD_WALLS walls (2 players: never; the same 2-player play)
+GUARD_DELAY = 1.0
+GUARD_WALLS = 3
 
 
 def wall_value(walls: int) -> float:
     return WALL_STEP * (1 - WALL_DECAY**walls) / (1 - WALL_DECAY)
 
 
-def race_times(state: GameState) -> dict[Seat, int]:
+def race_times(state: GameState) -> dict[Seat, float]:
     seats = state.seats
     count = len(seats)
     turn = state.turn if state.turn is not None else seats[0]
     start = seats.index(turn)
+    left = state.walls_left
     return {
-        seat: (state.distance(seat) - 1) * count + (index - start) % count
+        seat: (state.distance(seat) - 1 + guard_delay(left[seats[index - 1]], count)) * count
+        + (index - start) % count
         for index, seat in enumerate(seats)
     }
+
+
+def guard_delay(walls: int, players: int) -> float:
+    """The steps by which ``walls`` in hand of the seat just before a pawn delay it."""
+    if players == 2:
+        return 0
+    return GUARD_DELAY * min(walls, GUARD_WALLS)
 
 
 def value(state: GameState, me: Seat) -> float:

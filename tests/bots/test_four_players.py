@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from corridorquest.bots import choose
+from corridorquest.bots import choose, evaluate
 from corridorquest.engine import GameState, Seat
 
 
-def _position(pawns: dict[str, str]) -> GameState:
-    """North (the bot) to move, everybody holding five walls, no wall on the board."""
+def _position(pawns: dict[str, str], walls: dict[str, int] | None = None) -> GameState:
+    """North (the bot) to move, everybody holding five walls (or ``walls``), no wall on
+    the board."""
     return GameState.from_dict(
         {
             "size": 9,
@@ -26,7 +27,7 @@ def _position(pawns: dict[str, str]) -> GameState:
             "ply": 24,
             "pawns": pawns,
             "walls": [],
-            "walls_left": dict.fromkeys(pawns, 5),
+            "walls_left": walls or dict.fromkeys(pawns, 5),
             "passes": [],
         }
     )
@@ -57,3 +58,53 @@ def test_the_bot_leaves_a_leader_to_the_seat_just_before_it(level: int) -> None:
     assert state.distance(Seat.SOUTH) == 1 and state.distance(Seat.NORTH) == 5
     action = choose(state, level, 1)
     assert not _is_wall(action), action
+
+
+def test_a_pawn_whose_guard_holds_walls_is_slower_in_the_race() -> None:
+    # The seat just before a pawn is the only one that can still wall it on its last step
+    # (West before North). North is three steps from its goal, the others five. The same
+    # walls in the opponents' hands, dealt two ways: with West holding three, North's lead
+    # is not safe; with West holding none and East (South's guard) three, it is
+    pawns = {"north": "e4", "east": "f9", "south": "a4", "west": "d1"}
+    guarded = _position(pawns, {"north": 5, "east": 0, "south": 3, "west": 3})
+    unguarded = _position(pawns, {"north": 5, "east": 3, "south": 3, "west": 0})
+    assert [guarded.distance(seat) for seat in guarded.seats] == [3, 5, 5, 5]
+    assert evaluate(unguarded) >= evaluate(guarded) + 2
+
+
+def test_two_players_race_without_a_guard_delay() -> None:
+    # 2 players: the other seat's walls count as walls in hand only, not as a delay of the
+    # pawn (the 2-player play of every level is what it was before the 4-player guard delay):
+    # North 3 steps, South 2 and moving second, ten walls each: -0.5 rounds, -0.03
+    state = GameState.from_dict(
+        {
+            "size": 9,
+            "players": 2,
+            "first": "north",
+            "turn": "north",
+            "winner": None,
+            "ply": 8,
+            "pawns": {"north": "e4", "south": "e7"},
+            "walls": [],
+            "walls_left": {"north": 10, "south": 10},
+            "passes": [],
+        }
+    )
+    assert evaluate(state) == pytest.approx(-0.53)
+
+
+@pytest.mark.parametrize("level", [2, 4, 6])
+def test_the_bot_walls_a_leader_whose_guard_has_no_walls_left(level: int) -> None:
+    # South and West are both two steps from their goals. West's guard (South, the seat
+    # just before it) holds three walls and will stop West's last step; South's guard
+    # (East) holds none: nobody stops South unless North walls it
+    state = _position(
+        {"north": "e6", "east": "g7", "south": "c7", "west": "g2"},
+        {"north": 2, "east": 0, "south": 3, "west": 3},
+    )
+    assert state.distance(Seat.SOUTH) == 2 and state.distance(Seat.WEST) == 2
+    action = choose(state, level, 1)
+    assert _is_wall(action), action
+    after = state.copy()
+    after.play_notation(action)
+    assert after.distance(Seat.SOUTH) >= 3
