@@ -11,6 +11,14 @@ right after the first answer; tests/operations/test_stop_at_start.py):
   between two runs of the start-up and `run_forever`, and may drop a signal it has
   taken as a run ends: such a signal went nowhere. Python-level handlers always run;
   here one queues the stop for the loop, to run now or at its next run.
+
+And one stop, not two: a signal reaches both that handler and uvloop's own (which reads
+the signal's number from its wake-up socket), so one SIGTERM could queue two stops. The
+first ends the loop's run; the second, still queued, ran inside Sanic's clean-up, which
+waits for open connections (live streams) with `run_until_complete`, stopped it there,
+and the server exited with status 1 ("Event loop stopped before Future completed"; 1 in
+6 runs of tests/live/test_stream_bounds.py's stop with open streams). A stop after the
+first is ignored.
 """
 
 from __future__ import annotations
@@ -47,6 +55,9 @@ class StopsOnceServing(Sanic):  # type: ignore[type-arg]
                 RETRY_SECONDS, self._stop_when_serving, terminate, unregister, retries - 1
             )
             return
+        if getattr(self.ctx, "stop_issued", False):
+            return  # one stop per run (see the module's text)
+        self.ctx.stop_issued = True
         super().stop(terminate=terminate, unregister=unregister)
 
 
