@@ -310,6 +310,7 @@ class ResultsFile:
         self.path = path
         self.version = code_version()
         self.done: dict[str, dict[str, Any]] = {}
+        self.reused = 0  # games of the last run read from the file, not played
         if path is not None and path.exists():
             for line in path.read_text().splitlines():
                 try:
@@ -345,6 +346,7 @@ def run(tasks: list[tuple], procs: int, kept: ResultsFile) -> list[dict[str, Any
             todo.append(index)
         else:
             results[index] = found
+    kept.reused = len(tasks) - len(todo)
     if len(todo) < len(tasks):
         print(f"  {len(tasks) - len(todo)} games read from the results file", file=sys.stderr)
     if procs <= 1:
@@ -454,14 +456,13 @@ def main() -> None:
             tasks += pair_tasks(size, "L6", "ab2", size_games, args.seed, "sizes")
     started = time.time()
     kept = ResultsFile(args.results)
-    reused = sum(1 for task in tasks if kept.get(task) is not None)
     results = run(tasks, procs, kept)
     elapsed = time.time() - started
 
     print(
         f"bots benchmark: seed={args.seed} games_per_pair={args.games} procs={procs} "
         f"games={len(results)} wall_time_s={elapsed:.0f}"
-        + (f" games_from_results_file={reused}" if args.results else "")
+        + (f" games_from_results_file={kept.reused}" if args.results else "")
     )
     illegal = [r["illegal"] for r in results if r["illegal"]]
     capped = sum(1 for r in results if r["capped"])
