@@ -5,14 +5,17 @@
         ...
 
 Every event is `{"event": name, "id": id or None, "data": parsed JSON}`; comment lines
-(keepalives) are counted in `comments`. Start servers with a short STREAM_KEEPALIVE so
-that a reader asked to stop notices within that time.
+(keepalives) are counted in `comments`. Closing the reader hangs up its connection (the
+reading thread ends at once, and the server sees the client go), so a test does not wait
+for the next keepalive.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
+import socket
 import threading
 import time
 from typing import Any
@@ -47,6 +50,7 @@ class EventReader:
         self._stop = threading.Event()
         self.ended = threading.Event()
         self.ended_cleanly = False  # the server ended the response properly (its last chunk)
+        self._socket: socket.socket | None = None  # the stream's connection, once open
         self._thread = threading.Thread(target=self._read, daemon=True)
 
     def __enter__(self) -> EventReader:
@@ -70,6 +74,8 @@ class EventReader:
                 ) as response:
                     self.status = response.status_code
                     self.content_type = response.headers.get("content-type")
+                    network = response.extensions.get("network_stream")
+                    self._socket = network.get_extra_info("socket") if network else None
                     if response.status_code != 200:
                         self.error_body = json.loads(response.read() or b"null")
                         self._opened.set()
@@ -135,7 +141,12 @@ class EventReader:
             found.append(item)
 
     def close(self) -> None:
+        """Stop reading: hang up the connection (a read waiting for the next line ends at
+        once), and wait for the reading thread."""
         self._stop.set()
+        if self._socket is not None and not self.ended.is_set():
+            with contextlib.suppress(OSError):
+                self._socket.shutdown(socket.SHUT_RDWR)
         self._thread.join(timeout=15)
 
 
