@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 from sanic_ext import openapi
 from sanic_ext.extensions.openapi.builders import OperationStore
-from sanic_ext.extensions.openapi.definitions import RequestBody, Response
+from sanic_ext.extensions.openapi.definitions import RequestBody
 from sanic_ext.extensions.openapi.types import Schema
 
 from corridorquest.api.schemas import ErrorOut
@@ -29,8 +30,16 @@ _ERROR_TEXT = {
 
 def schema_ref(model: type[BaseModel]) -> dict[str, Any]:
     """Register `model` as a component (its pydantic JSON schema) and refer to it."""
-    openapi.component(model)
+    _register(model)
     return {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}
+
+
+@functools.cache
+def _register(model: type[BaseModel]) -> None:
+    """Once per model: sanic-ext works out a definition's fields from its class's type
+    hints every time one is made (about 0.5 ms each), and the endpoints refer to the same
+    few models hundreds of times (ErrorOut on every error answer) at every start."""
+    openapi.component(model)
 
 
 def documented(
@@ -60,15 +69,17 @@ def documented(
     if media is not None:  # (with a model too: either, as the query asks)
         content[media[0]] = {"schema": {"type": "string"}}
         text = media[1]
-    responses = [Response(content, status=status, description=text)]
+    # (plain dicts: sanic-ext makes its own Response of each; one made here first would
+    # cost as much again at every start)
+    responses = [{"content": content, "status": status, "description": text}]
     codes = sorted(set(errors) | ({400, 401} if secured else {400}))
     for code in codes:
         responses.append(
-            Response(
-                {"application/json": schema_ref(ErrorOut)},
-                status=code,
-                description=_ERROR_TEXT.get(code, "error"),
-            )
+            {
+                "content": {"application/json": schema_ref(ErrorOut)},
+                "status": code,
+                "description": _ERROR_TEXT.get(code, "error"),
+            }
         )
     kwargs: dict[str, Any] = {
         "summary": summary,
