@@ -108,3 +108,48 @@ def test_the_bot_walls_a_leader_whose_guard_has_no_walls_left(level: int) -> Non
     after = state.copy()
     after.play_notation(action)
     assert after.distance(Seat.SOUTH) >= 3
+
+
+@pytest.mark.parametrize("level", [4, 5, 6])
+def test_the_bot_does_not_step_back_for_a_race_won_by_walls_it_only_expects(level: int) -> None:
+    # A position of a lost game (seed 1, game 85, ply 49): East (the bot) is seven steps
+    # from column a; North holds two walls, the bot one, South and West none. In the lines
+    # the search plays, North spends its walls as the model expects, and the race looked
+    # decided there (every seat but the leader out of walls: -500 for the bot whatever it
+    # does, or +500): the bot stepped back (e1, e3 or f2). North still holds its walls in
+    # the game: no race is decided yet, and the bot walks on (d2, six steps)
+    state = GameState.from_dict(
+        {
+            "size": 9,
+            "players": 4,
+            "first": "north",
+            "turn": "east",
+            "winner": None,
+            "ply": 49,
+            "pawns": {"north": "f9", "east": "e2", "south": "d3", "west": "f8"},
+            "walls": [
+                ["d4h", "east"],
+                ["f4h", "east"],
+                ["f5v", "south"],
+                ["d5v", "west"],
+                ["h4v", "north"],
+                ["h2h", "east"],
+                ["f7v", "south"],
+                ["d7v", "west"],
+                ["g3h", "north"],
+                ["g5v", "east"],
+                ["a4v", "south"],
+                ["a2v", "south"],
+                ["g8v", "south"],
+                ["h5h", "west"],
+                ["d8h", "north"],
+                ["b1v", "west"],
+                ["c3v", "west"],
+            ],
+            "walls_left": {"north": 2, "east": 1, "south": 0, "west": 0},
+            "passes": [],
+        }
+    )
+    assert state.distance(Seat.EAST) == 7
+    for seed in (1, 2, 3):
+        assert choose(state, level, seed) == "d2"
