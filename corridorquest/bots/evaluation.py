@@ -52,23 +52,15 @@ def guard_delay(walls: int, players: int) -> float:
     return GUARD_DELAY * min(walls, GUARD_WALLS)
 
 
-def value(state: GameState, me: Seat, trusted: dict[Seat, int] | None = None) -> float:
-    """The position's value for ``me``, in steps (positive = better).
-
-    ``trusted``: walls in hand that the race's end must not count as spent (a search
-    passes those the opponents held at its root): a race is decided only when every seat
-    but the leader had no walls there either."""
+def value(state: GameState, me: Seat) -> float:
+    """The position's value for ``me``, in steps (positive = better)."""
     if state.winner is not None:
         return WIN if state.winner is me else -WIN
     times = race_times(state)
     count = len(times)
     left = state.walls_left
     leader = min(times, key=times.__getitem__)
-    if all(
-        left[seat] == 0 and (trusted is None or seat is me or trusted[seat] == 0)
-        for seat in times
-        if seat is not leader
-    ):
+    if all(left[seat] == 0 for seat in times if seat is not leader):
         if leader is me:
             second = min(t for seat, t in times.items() if seat is not me)
             return DECIDED + (second - times[me]) / count

@@ -225,17 +225,13 @@ class Search:
                 break
         return best
 
-    def value(self, state: GameState) -> float:
-        """The static value for ``me`` (``evaluation.value``)."""
-        return value(state, self.me)
-
     def leaf(self, state: GameState) -> float:
         """The value of a position at the search's horizon, with the threat of the player to
         move: the best wall it could place now (a wall's worth beyond the step it could have
         walked instead). Without it the search would push such a wall past its horizon by
         stepping back and forth."""
         me = self.me
-        score = self.value(state)
+        score = value(state, me)
         mover = state.turn
         if mover is None or abs(score) >= DECIDED or state.walls_left[mover] <= 0:
             return score
@@ -339,19 +335,6 @@ class ModelSearch(Search):
     (32 of 80 on the one used; ``benchmarks/README.md``).
     """
 
-    root_walls: dict[Seat, int] | None = None  # walls in hand at the root, by seat
-
-    def root(self, state: GameState, moves: list[Action]) -> Action:
-        self.root_walls = dict(state.walls_left)
-        return super().root(state, moves)
-
-    def value(self, state: GameState) -> float:
-        """A race is decided only when the opponents but the leader held no walls at the
-        root either: in a modelled line they spend their walls as the model expects, and
-        a race that looks decided by those walls (±500) is one the real opponents do not
-        play (a game lost so: level 6 stepped back for such a line)."""
-        return value(state, self.me, self.root_walls)
-
     def alphabeta(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         me = self.me
         while state.winner is None and state.turn is not me and state.turn is not None:
@@ -364,7 +347,7 @@ class ModelSearch(Search):
             return self.leaf(state)
         moves = candidates(state, me, inner_walls(self.level))
         if not moves:
-            return self.value(state)
+            return value(state, me)
         return self.best_of(state, moves, depth, alpha, beta)
 
 
