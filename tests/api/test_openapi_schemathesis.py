@@ -94,7 +94,17 @@ def _config(tmp_path: Path, game_id: int, username: str) -> Path:
         # the state (422: an illegal move, a reused key; 404, 409...): "accepted" means
         # anything but a 400, which says the request does not fit the declared shape.
         "[checks.positive_data_acceptance]\n"
-        'expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]\n',
+        'expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]\n'
+        # The stateful phase follows a created game (or tournament) to the operations
+        # under it and reads any 404 there as "the created resource is not found". These
+        # four name a user in their body (the player muted, the trading partner, the
+        # entrant taken out), and a generated username that is nobody's is 404
+        # `user_not_found` while the game is there (CI on PostgreSQL, 2026-11-27). Their
+        # other checks stay, and every other operation keeps this one.
+        "[[operations]]\n"
+        "include-name-regex = '^POST /api/v1/(games/[{]game_id[}]/(mutes|offers|trades)"
+        "|tournaments/[{]tournament_id[}]/remove)$'\n"
+        "checks.ensure_resource_availability.enabled = false\n",
         encoding="utf-8",
     )
     return config
