@@ -147,8 +147,13 @@ def test_an_invisible_game_plays_in_the_browser_and_shows_each_seat_its_own(
     b.wait_for_selector(f'.offer-list button[data-trade="buying"][data-partner="{a_name}"]',
                         timeout=5000)
     b.click(f'.offer-list button[data-trade="buying"][data-partner="{a_name}"]')
+    # (its "Trade: done." is replaced by the turn's words as soon as the stream brings the
+    # traded board, sometimes before a poll saw it: the panel's count is what stays)
     b.wait_for_function(
-        "() => document.querySelector('#play-status').textContent.includes('done')")
+        "(seat) => { const cell = document.querySelector("
+        "'#board ~ .panel tr.seat-' + seat + ' td:nth-child(3)');"
+        " return cell !== null && cell.textContent.trim() === '11'; }",
+        arg=second, timeout=10000)
     view = api_view(server, tokens[b_name], gid)
     walls_left = {s["username"]: s["walls_left"] for s in view["seats"]}
     assert walls_left == {a_name: 8, b_name: 11}, walls_left
