@@ -26,7 +26,7 @@ from tests.support.users import DEFAULT_PASSWORD, insert_users
 
 USER_LIMIT = 5
 ADDRESS_LIMIT = 8
-WINDOW = 10  # seconds: much longer than the checks of a burst take (under 1 s on a busy machine)
+WINDOW = 10  # seconds: much longer than the checks of a burst take (about 2 s here)
 _addresses = (f"10.2.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 
 

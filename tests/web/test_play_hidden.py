@@ -65,6 +65,11 @@ def seen(view: dict[str, Any]) -> tuple[set[tuple[str, str | None]], set[tuple[s
             {(m["marker"], m["owner"]) for m in view["markers"] or []})
 
 
+def walls_left_cell(seat: str) -> str:
+    """The panel's cell with the walls `seat` has left."""
+    return f"#board ~ .panel tr.seat-{seat} td:nth-child(3)"
+
+
 def same_as_api(server: RunningServer, page: Any, token: str | None, game_id: int) -> None:
     """The page's board and its stream's last game show what the API shows this viewer."""
     view = api_view(server, token, game_id)
@@ -79,7 +84,7 @@ def same_as_api(server: RunningServer, page: Any, token: str | None, game_id: in
         time.sleep(0.1)
     seats = {s["seat"]: s["walls_left"] for s in view["seats"]}
     for seat, left in seats.items():  # masked: "?" for every seat
-        cell = page.inner_text(f"#board ~ .panel tr.seat-{seat} td:nth-child(3)")
+        cell = page.inner_text(walls_left_cell(seat))
         assert cell == ("?" if left is None else str(left)), (seat, cell, left)
 
 
@@ -149,11 +154,8 @@ def test_an_invisible_game_plays_in_the_browser_and_shows_each_seat_its_own(
     b.click(f'.offer-list button[data-trade="buying"][data-partner="{a_name}"]')
     # (its "Trade: done." is replaced by the turn's words as soon as the stream brings the
     # traded board, sometimes before a poll saw it: the panel's count is what stays)
-    b.wait_for_function(
-        "(seat) => { const cell = document.querySelector("
-        "'#board ~ .panel tr.seat-' + seat + ' td:nth-child(3)');"
-        " return cell !== null && cell.textContent.trim() === '11'; }",
-        arg=second, timeout=10000)
+    b.wait_for_function("(cell) => document.querySelector(cell)?.textContent.trim() === '11'",
+                        arg=walls_left_cell(second), timeout=10000)
     view = api_view(server, tokens[b_name], gid)
     walls_left = {s["username"]: s["walls_left"] for s in view["seats"]}
     assert walls_left == {a_name: 8, b_name: 11}, walls_left
