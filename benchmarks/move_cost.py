@@ -9,6 +9,9 @@ every move request, so game creation is not counted. Prints `name=value` lines:
     move_cost_server_cpu_ms=...      server CPU (user + system) per move
     move_cost_server_sys_ms=...      of which system (kernel) time
 
+With --quiet both players turn their e-mail notifications off first (NTFY_URL is never
+set here), as api_load's users do.
+
 The figure is what one move costs the server when it has nothing else to do. The
 machine's load inflates it (the CPU runs slower when other processes share it): compare
 runs taken at similar load averages. Linux only (/proc).
@@ -53,9 +56,14 @@ class Connection:
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def post(self, path: str, body: dict[str, Any], token: str) -> tuple[int, Any]:
+        return self.request("POST", path, body, token)
+
+    def request(
+        self, method: str, path: str, body: dict[str, Any], token: str
+    ) -> tuple[int, Any]:
         data = json.dumps(body).encode()
         head = (
-            f"POST /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"{method} /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(data)}\r\n\r\n"
         )
@@ -110,6 +118,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=60, help="games to play")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the wall choice")
+    parser.add_argument(
+        "--quiet", action="store_true",
+        help="both players turn their e-mail notifications off first (as api_load's users)",
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="cq-move-cost-") as tmp:
@@ -126,6 +138,12 @@ def main() -> None:
             wait_until_up(f"http://127.0.0.1:{port}", server, work / "server.log")
             tokens = [insert_user(database, f"player{i}") for i in range(2)]
             connection = Connection(port)
+            if args.quiet:
+                off = {"notify": {"turn": False, "action": False, "game": False}}
+                for token in tokens:
+                    status, answer = connection.request("PATCH", "/users/me", off, token)
+                    if status != 200:
+                        sys.exit(f"notifications off refused ({status}): {answer}")
             moves, user, system = 0, 0.0, 0.0
             for _ in range(args.games):
                 _, game = connection.post("/games", {"players": 2, "size": 9}, tokens[0])

@@ -22,7 +22,7 @@ import asyncio
 import inspect
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
@@ -211,6 +211,8 @@ class OutboxChanged(Event):
 
 E = TypeVar("E", bound=Event)
 Handler = Callable[[Any], None] | Callable[[Any], Awaitable[None]]
+# Whether a write keeps an event (EventBus.keep): (event, the loaded game's players or None)
+KeepRule = Callable[[Any, Sequence[Any] | None], bool]
 
 
 def _event_types(root: type[Event] = Event) -> dict[str, type[Event]]:
@@ -264,17 +266,28 @@ class EventBus:
     def __init__(self) -> None:
         self._handlers: dict[type[Event], list[Handler]] = defaultdict(list)
         self._tasks: set[asyncio.Task[None]] = set()
-        self._kept: set[type[Event]] = set()
+        self._kept: dict[type[Event], KeepRule | None] = {}
 
-    def keep(self, event_type: type[Event]) -> None:
-        """Writes store events of `event_type` (and subclasses) durably with their change."""
-        self._kept.add(event_type)
+    def keep(self, event_type: type[Event], when: KeepRule | None = None) -> None:
+        """Writes store events of `event_type` (and subclasses) durably with their change;
+        with `when`, only those for which `when(event, players)` is true, asked inside the
+        write's transaction (`players`: the players of the game the write loaded, with
+        their users; None when it loaded none)."""
+        self._kept[event_type] = when
 
-    def kept(self, events: list[Event]) -> list[Event]:
+    def kept(self, events: list[Event], players: Sequence[Any] | None = None) -> list[Event]:
         """Which of `events` are to be stored with the change that made them."""
         if not self._kept:
             return []
-        return [e for e in events if any(t in self._kept for t in type(e).__mro__)]
+        chosen = []
+        for event in events:
+            for event_type in type(event).__mro__:
+                if event_type in self._kept:
+                    when = self._kept[event_type]
+                    if when is None or when(event, players):
+                        chosen.append(event)
+                    break
+        return chosen
 
     def subscribe(self, event_type: type[E], handler: Callable[[E], Any]) -> None:
         """Call `handler(event)` for every published event of `event_type` (or a subclass)."""

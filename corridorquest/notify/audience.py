@@ -20,7 +20,7 @@ ntfy is made only when NTFY_URL is set.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from corridorquest.events import (
@@ -30,6 +30,7 @@ from corridorquest.events import (
     GameCancelled,
     GameFinished,
     GameStarted,
+    KeepRule,
     MessagePosted,
     PlayersInvited,
     StallReminder,
@@ -43,6 +44,7 @@ from corridorquest.services.user_refs import ids_in, render, usernames
 from corridorquest.settings import Settings
 from corridorquest.store.models import (
     GameMessage,
+    GamePlayer,
     MessageMute,
     Tournament,
     TournamentGame,
@@ -60,6 +62,35 @@ KEPT_EVENTS: tuple[type[Event], ...] = (
     StallReminder,
     TournamentPaired,
 )
+
+
+
+
+def action_heard(event: ActionPlayed, players: Sequence[GamePlayer] | None, ntfy: bool) -> bool:
+    """Whether `action_played` (below) can make any delivery of `event`: asked in the
+    move's own transaction, of the players the move loaded (their users' current choices:
+    a remembered game is checked against them, store/game_rows.py). False only when
+    nothing can come of it (ntfy off, and no other player is a person who wants action
+    mails, or turn mails and is next, without the daily digest): then the move keeps no
+    outbox row. It may say true for a move that makes nothing (a masked wall); the worker
+    decides each delivery (`Plan.mail`) as always."""
+    if ntfy or not players or any(p.game_id != event.game_id for p in players):
+        return True
+    for player in players:
+        user = player.user
+        if player.user_id == event.user_id or user.bot_level is not None or user.notify_digest:
+            continue
+        if user.notify_action or (user.notify_turn and player.user_id == event.next_user_id):
+            return True
+    return False
+
+
+def keep_rules(settings: Settings) -> dict[type[Event], KeepRule | None]:
+    """The events the writes keep for the worker (`EventBus.keep`), with their rules."""
+    ntfy = bool(settings.ntfy_url)
+    rules: dict[type[Event], KeepRule | None] = dict.fromkeys(KEPT_EVENTS)
+    rules[ActionPlayed] = lambda event, players: action_heard(event, players, ntfy)
+    return rules
 
 
 # --- game events ----------------------------------------------------------------------------

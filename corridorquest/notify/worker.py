@@ -21,8 +21,10 @@ A delivery is marked sent, due again after a back-off (OUTBOX_RETRY_DELAY doubli
 an hour), or given up after OUTBOX_ATTEMPTS with an ERROR log line (at once for a refusal
 a retry cannot mend, such as a 4xx from ntfy).
 
-The loops wake on every event the bus publishes (after each commit; WAKE_DELAY later, so
-that one round serves a burst) and otherwise poll every POLL_SECONDS (rows of other
+The loops wake when a commit left rows in the outbox (`OutboxChanged`, published after
+it: an event kept, a mail queued; WAKE_DELAY later, so that one round serves a burst; a
+commit that kept nothing, such as a move nobody can hear of, wakes nobody) and otherwise
+poll every POLL_SECONDS (rows of other
 processes on PostgreSQL, retries falling due). After a round a loop asks whether the event
 loop has other work waiting (requests: `loop_is_busy`). If so, it sleeps long enough to
 take at most SHARE of the loop thread's CPU time: a burst of moves makes the
@@ -42,12 +44,12 @@ from collections import deque
 from datetime import datetime
 from typing import Any
 
-from corridorquest.events import Event, from_record
+from corridorquest.events import OutboxChanged, from_record
 from corridorquest.mail import MailConfig, make_backend
 from corridorquest.mail.backends import MailBackend
 from corridorquest.notify import wording
 from corridorquest.notify.address import server_address
-from corridorquest.notify.audience import KEPT_EVENTS, deliveries
+from corridorquest.notify.audience import deliveries, keep_rules
 from corridorquest.notify.deliveries import Mail
 from corridorquest.notify.facts import FactsCache
 from corridorquest.notify.loops import Loops
@@ -88,17 +90,17 @@ class NotifyWorker(Loops, MailSending, NtfyTopics):
     @classmethod
     def for_context(cls, ctx: ServiceContext) -> NotifyWorker:
         """The worker of `ctx`'s settings; the writes keep the events it needs from now."""
-        for event_type in KEPT_EVENTS:
-            ctx.bus.keep(event_type)
+        for event_type, when in keep_rules(ctx.settings).items():
+            ctx.bus.keep(event_type, when)
         mail = make_backend(MailConfig.from_settings(ctx.settings))
         return cls(ctx, mail, NtfyPublisher.from_settings(ctx.settings))
 
     def start(self) -> None:
-        self.ctx.bus.subscribe(Event, self._on_event)
+        self.ctx.bus.subscribe(OutboxChanged, self._on_event)
         self._task = asyncio.get_running_loop().create_task(self._main(), name="notify")
 
     async def stop(self) -> None:
-        self.ctx.bus.unsubscribe(Event, self._on_event)
+        self.ctx.bus.unsubscribe(OutboxChanged, self._on_event)
         tasks = [*([self._task] if self._task is not None else []), *self._publishing]
         for task in tasks:
             task.cancel()
@@ -113,7 +115,7 @@ class NotifyWorker(Loops, MailSending, NtfyTopics):
         if self.ntfy is not None:
             await self.ntfy.close()
 
-    def _on_event(self, event: Event) -> None:
+    def _on_event(self, event: OutboxChanged) -> None:
         for wake in (self._wake, self._mail_wake, self._ntfy_wake):
             wake.set()
 

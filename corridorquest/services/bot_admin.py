@@ -20,7 +20,7 @@ from corridorquest.services.errors import (
     Unprocessable,
     security_refusals_as_service_errors,
 )
-from corridorquest.services.outbound import keep_events
+from corridorquest.services.outbound import keep_events, wake
 from corridorquest.services.users import public_view
 from corridorquest.store.models import IntegrityError, User
 
@@ -60,4 +60,5 @@ async def rename_bot(
         raise Conflict("username_taken", f"the username {new!r} is taken") from None
     if view["username"] != old:
         ctx.bus.publish(UsernameChanged(bot_id, old, view["username"]))
+        wake(ctx)
     return view

@@ -35,7 +35,7 @@ from corridorquest.services.errors import NotFound
 from corridorquest.services.game_access import LoadedGame, load_game, load_visible
 from corridorquest.services.game_views import LAST_ACTIONS, Board, game_view
 from corridorquest.services.offer_views import open_offer_rows
-from corridorquest.services.outbound import keep_events
+from corridorquest.services.outbound import keep_events, wake
 from corridorquest.store import IntegrityError
 from corridorquest.store.game_rows import ActionRow, recent_actions
 from corridorquest.store.models import Game, GamePlayer
@@ -115,15 +115,23 @@ def scope(use_case: str, game_id: int | None = None) -> str:
     return use_case if game_id is None else f"{use_case} game {game_id}"
 
 
-def _finish(ctx: ServiceContext, events: list[Event], work: GameWrite | None) -> None:
+class _Events(list[Event]):
+    """The events of a write, and whether the outbox kept any of them."""
+
+    kept = False
+
+
+def _finish(ctx: ServiceContext, events: _Events, work: GameWrite | None) -> None:
     """Inside the transaction, after the use case: system messages and the outbox."""
     system_messages.record_events(events, work.loaded if work is not None else None)
-    keep_events(ctx, events)
+    events.kept = keep_events(ctx, events, work.players if work is not None else None)
 
 
-def _after_commit(ctx: ServiceContext, events: list[Event], work: GameWrite | None) -> None:
+def _after_commit(ctx: ServiceContext, events: _Events, work: GameWrite | None) -> None:
     for event in events:
         ctx.bus.publish(event)
+    if events.kept:
+        wake(ctx)  # the notify worker: rows to work out
     committed = work.committed() if work is not None else None
     if committed is not None:
         last_commit.remember(committed)
@@ -141,7 +149,7 @@ async def write_game(
 ) -> WriteResult:
     """`user`'s write of game `game_id` (visible to `user`, else 404) behind the key."""
     key = idempotency.check_key(key)
-    events: list[Event] = []
+    events = _Events()
     works: list[GameWrite] = []
 
     def attempt() -> Answer:
@@ -183,7 +191,7 @@ async def system_write_game(
     """A write of game `game_id` the server (a sweep) or an administrator makes: as
     `write_game`, without a key or a visibility check. `if_missing`: the answer when
     there is no such game (default: 404 game_not_found)."""
-    events: list[Event] = []
+    events = _Events()
     works: list[GameWrite] = []
 
     def transaction() -> T:
@@ -217,7 +225,7 @@ async def run_write(
     """A user's write that does not start from one existing game (creating a game): one
     transaction behind the key (scope: `use_case`), its events published after."""
     key = idempotency.check_key(key)
-    events: list[Event] = []
+    events = _Events()
 
     def transaction() -> Answer:
         events.clear()
@@ -241,7 +249,7 @@ async def run_system_write(
     """A write without an idempotency key that does not start from one game (an account
     deleted or renamed, reminders, a broadcast): one transaction with the system
     messages of its events and the outbox, the events published after the commit."""
-    events: list[Event] = []
+    events = _Events()
 
     def transaction() -> T:
         events.clear()

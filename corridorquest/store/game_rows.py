@@ -22,7 +22,11 @@ from corridorquest.store.transaction_memo import transaction_memo
 
 # The user columns a loaded player carries (`player.user` is a partial User; `version_of`
 # names them one by one).
-PLAYER_USER_FIELDS = ("id", "username", "email", "is_admin", "bot_level", "guest")
+PLAYER_USER_FIELDS = (
+    "id", "username", "email", "is_admin", "bot_level", "guest",
+    # what the notify worker's keep rule asks of a move (notify/audience.py: action_heard)
+    "notify_turn", "notify_action", "notify_digest",
+)
 
 _sql: dict[str, str] = {}
 
@@ -176,10 +180,7 @@ def version_of(game: Game, players: list[GamePlayer]) -> GameVersion:
     rows = []
     for player in players:
         user = player.user.__data__.get
-        rows.append(
-            (revision, seed, user("id"), user("username"), user("email"), user("is_admin"),
-             user("bot_level"), user("guest"))
-        )
+        rows.append((revision, seed, *[user(name) for name in PLAYER_USER_FIELDS]))
     return rows
 
 
