@@ -28,6 +28,7 @@ from corridorquest.events import (
     AdminBroadcast,
     Event,
     GameCancelled,
+    GameEvent,
     GameFinished,
     GameStarted,
     KeepRule,
@@ -48,6 +49,7 @@ from corridorquest.store.models import (
     MessageMute,
     Tournament,
     TournamentGame,
+    User,
 )
 
 KEPT_EVENTS: tuple[type[Event], ...] = (
@@ -66,30 +68,65 @@ KEPT_EVENTS: tuple[type[Event], ...] = (
 
 
 
-def action_heard(event: ActionPlayed, players: Sequence[GamePlayer] | None, ntfy: bool) -> bool:
-    """Whether `action_played` (below) can make any delivery of `event`: asked in the
-    move's own transaction, of the players the move loaded (their users' current choices:
-    a remembered game is checked against them, store/game_rows.py). False only when
-    nothing can come of it (ntfy off, and no other player is a person who wants action
-    mails, or turn mails and is next, without the daily digest): then the move keeps no
-    outbox row. It may say true for a move that makes nothing (a masked wall); the worker
-    decides each delivery (`Plan.mail`) as always."""
-    if ntfy or not players or any(p.game_id != event.game_id for p in players):
+def _mail_wanted(
+    event: GameEvent,
+    players: Sequence[GamePlayer] | None,
+    wants: Callable[[int, User], bool],
+) -> bool:
+    """Whether a player of `event`'s game may want a mail of it: a person without the
+    daily digest for whom `wants(user_id, user)` (the players the write loaded, with
+    their users' current choices: a remembered game is checked against them,
+    store/game_rows.py). True when the write loaded no players of that game."""
+    if not players or any(p.game_id != event.game_id for p in players):
         return True
     for player in players:
         user = player.user
-        if player.user_id == event.user_id or user.bot_level is not None or user.notify_digest:
-            continue
-        if user.notify_action or (user.notify_turn and player.user_id == event.next_user_id):
+        if user.bot_level is None and not user.notify_digest and wants(player.user_id, user):
             return True
     return False
 
 
+def action_heard(event: ActionPlayed, players: Sequence[GamePlayer] | None, ntfy: bool) -> bool:
+    """Whether `action_played` (below) can make any delivery of `event`: asked in the
+    move's own transaction. False only when nothing can come of it (ntfy off, and no
+    other player is a person who wants action mails, or turn mails and is next, without
+    the daily digest): then the move keeps no outbox row. It may say true for a move that
+    makes nothing (a masked wall); the worker decides each delivery (`Plan.mail`)."""
+    return ntfy or _mail_wanted(
+        event, players,
+        lambda uid, user: uid != event.user_id
+        and (user.notify_action or (user.notify_turn and uid == event.next_user_id)),
+    )
+
+
+def start_heard(event: GameStarted, players: Sequence[GamePlayer] | None, ntfy: bool) -> bool:
+    """As `action_heard`, for `game_started`: a player who wants game mails, or turn
+    mails and moves first."""
+    return ntfy or _mail_wanted(
+        event, players,
+        lambda uid, user: user.notify_game or (user.notify_turn and uid == event.first_user_id),
+    )
+
+
+def end_heard(
+    event: GameFinished | GameCancelled, players: Sequence[GamePlayer] | None, ntfy: bool
+) -> bool:
+    """As `action_heard`, for `game_finished` and `game_cancelled`: a player who wants
+    game mails (not the one who cancelled it)."""
+    by = event.by_user_id if isinstance(event, GameCancelled) else None
+    return ntfy or _mail_wanted(event, players, lambda uid, user: uid != by and user.notify_game)
+
+
 def keep_rules(settings: Settings) -> dict[type[Event], KeepRule | None]:
-    """The events the writes keep for the worker (`EventBus.keep`), with their rules."""
+    """The events the writes keep for the worker (`EventBus.keep`), with their rules: a
+    move, a game's start and end are kept only when someone can hear of them."""
     ntfy = bool(settings.ntfy_url)
     rules: dict[type[Event], KeepRule | None] = dict.fromkeys(KEPT_EVENTS)
     rules[ActionPlayed] = lambda event, players: action_heard(event, players, ntfy)
+    rules[GameStarted] = lambda event, players: start_heard(event, players, ntfy)
+    rules[GameFinished] = rules[GameCancelled] = (
+        lambda event, players: end_heard(event, players, ntfy)
+    )
     return rules
 
 

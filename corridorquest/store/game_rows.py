@@ -24,8 +24,8 @@ from corridorquest.store.transaction_memo import transaction_memo
 # names them one by one).
 PLAYER_USER_FIELDS = (
     "id", "username", "email", "is_admin", "bot_level", "guest",
-    # what the notify worker's keep rule asks of a move (notify/audience.py: action_heard)
-    "notify_turn", "notify_action", "notify_digest",
+    # what the notify worker's keep rules ask of a write (notify/audience.py: keep_rules)
+    "notify_turn", "notify_action", "notify_game", "notify_digest",
 )
 
 _sql: dict[str, str] = {}

@@ -15,6 +15,7 @@ import json
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,12 +71,24 @@ class Table:
         return next(u for uid, u in self.players.items() if uid != self.game().turn_user_id)
 
     async def move(self) -> None:
-        """The player to move steps (forward when it can: the game goes on)."""
+        """The player to move steps along its shortest path."""
         game = self.game()
         state = GameState.from_dict(json.loads(game.state))
-        to = str(next(a for a in state.legal_steps() if not a.jump).to)
-        result = await play.play(self.ctx, self.mover(), game.id, "move", to, game.revision)
+        seat = state.turn
+
+        def distance_after(step: Any) -> int:
+            after = state.copy()
+            after.play(step)
+            return 0 if after.winner is not None else after.distance(seat)
+
+        step = min(state.legal_steps(), key=distance_after)
+        kind = "jump" if step.jump else "move"
+        result = await play.play(self.ctx, self.mover(), game.id, kind, str(step.to), game.revision)
         assert result.status == 201, result.body
+
+    async def play_to_the_end(self) -> None:
+        while self.game().status == "started":
+            await self.move()
 
     def kept_events(self) -> int:
         return self.ctx.store.run(
@@ -212,5 +225,29 @@ def test_the_worker_is_woken_by_a_kept_move_not_by_its_poll(
         assert await table.mails_to(waiting) == [
             f"Subject: Corridor Quest: your turn in game {table.game_id}"
         ]
+
+    _scenario(tmp_path, body)
+
+
+def test_a_game_nobody_can_hear_of_keeps_no_row_from_start_to_end(tmp_path: Path) -> None:
+    async def body(table: Table) -> None:
+        await table.play_to_the_end()
+        assert table.game().status == "finished"
+        assert table.kept_events() == 0
+        for player in table.players.values():
+            assert await table.mails_to(player) == []
+
+    _scenario(tmp_path, body)
+
+
+def test_game_mails_turned_on_mid_game_bring_the_end_of_the_game(tmp_path: Path) -> None:
+    async def body(table: Table) -> None:
+        await table.move()
+        ann = next(u for u in table.players.values() if u.username == "ann")
+        await users.update_me(table.ctx, ann, {"notify": {"game": True}})
+        await table.play_to_the_end()
+        assert table.game().status == "finished"
+        mails = await table.mails_to(ann)
+        assert mails == [f"Subject: Corridor Quest: game {table.game_id} finished"]
 
     _scenario(tmp_path, body)
