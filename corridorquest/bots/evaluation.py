@@ -26,6 +26,9 @@ PROGRESS = 0.01  # all else equal, a shorter own path is better
 # this many steps, for at most GUARD_WALLS walls (2 players: never; the same 2-player play)
 GUARD_DELAY = 1.0
 GUARD_WALLS = 3
+# 4 players: a race the bot's successor leads while the bot holds no wall is lost (only the
+# bot can wall its successor's last steps)
+SUCCESSOR_UNSTOPPABLE = False
 
 
 def wall_value(walls: int) -> float:
@@ -65,6 +68,10 @@ def value(state: GameState, me: Seat) -> float:
             second = min(t for seat, t in times.items() if seat is not me)
             return DECIDED + (second - times[me]) / count
         return -DECIDED - (times[me] - times[leader]) / count
+    if SUCCESSOR_UNSTOPPABLE and count == 4 and left[me] == 0:
+        successor = state.next_seat(me)
+        if times[successor] < times[me]:
+            return -DECIDED - (times[me] - times[successor]) / count
     others = [seat for seat in times if seat is not me]
     lead = (min(times[seat] for seat in others) - times[me]) / count
     walls = wall_value(left[me]) - sum(wall_value(left[seat]) for seat in others) / len(others)
