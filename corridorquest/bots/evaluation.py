@@ -29,6 +29,9 @@ GUARD_WALLS = 3
 # 4 players: a race the bot's successor leads while the bot holds no wall is lost (only the
 # bot can wall its successor's last steps)
 SUCCESSOR_UNSTOPPABLE = False
+# 4 players: no guard delay for a pawn this near its goal that no wall of its guard lengthens
+UNSTOPPABLE_NO_DELAY = False
+UNSTOPPABLE_NEAR = 2
 
 
 def wall_value(walls: int) -> float:
@@ -41,11 +44,18 @@ def race_times(state: GameState) -> dict[Seat, float]:
     turn = state.turn if state.turn is not None else seats[0]
     start = seats.index(turn)
     left = state.walls_left
-    return {
-        seat: (state.distance(seat) - 1 + guard_delay(left[seats[index - 1]], count)) * count
-        + (index - start) % count
-        for index, seat in enumerate(seats)
-    }
+    times = {}
+    for index, seat in enumerate(seats):
+        distance = state.distance(seat)
+        guard = seats[index - 1]
+        delay = guard_delay(left[guard], count)
+        if delay and UNSTOPPABLE_NO_DELAY and distance <= UNSTOPPABLE_NEAR:
+            from corridorquest.bots.search import scored_walls
+
+            if not scored_walls(state, guard, seat):
+                delay = 0  # no wall of its guard lengthens its path: it cannot be stopped
+        times[seat] = (distance - 1 + delay) * count + (index - start) % count
+    return times
 
 
 def guard_delay(walls: int, players: int) -> float:

@@ -46,7 +46,7 @@ LEVELS: dict[int, Level] = {
     3: Level(nodes=60, walls=4, wide=False, noise=0.6),
     4: Level(nodes=300, walls=8, wide=False, noise=0.25),
     5: Level(nodes=700, walls=12, wide=True, noise=0.0),
-    6: Level(nodes=4000, walls=16, wide=True, noise=0.0, rollouts=4),
+    6: Level(nodes=4000, walls=16, wide=True, noise=0.0, rollouts=0),
 }
 
 
