@@ -28,9 +28,9 @@ GUARD_DELAY = 1.0
 GUARD_WALLS = 3
 # 4 players: a race the bot's successor leads while the bot holds no wall is lost (only the
 # bot can wall its successor's last steps)
-SUCCESSOR_UNSTOPPABLE = False
+SUCCESSOR_UNSTOPPABLE = True
 # 4 players: no guard delay for a pawn this near its goal that no wall of its guard lengthens
-UNSTOPPABLE_NO_DELAY = False
+UNSTOPPABLE_NO_DELAY = True
 UNSTOPPABLE_NEAR = 2
 
 

@@ -18,8 +18,6 @@ class Level(NamedTuple):
     wide: at the root, every wall that gains is a candidate (not only the best ``walls``).
     noise: standard deviation (in steps) of a random term added to each root action's value.
     wall_chance: level 1 only: the chance it places a wall instead of walking.
-    rollouts: 4 players only: games played on by the model from each of the root's best few
-        actions (``search.ModelSearch.root``), at most ``search.ROLLOUT_PLIES`` nodes each.
     """
 
     nodes: int
@@ -27,7 +25,6 @@ class Level(NamedTuple):
     wide: bool
     noise: float
     wall_chance: float = 0.0
-    rollouts: int = 0
 
     def budget(self, size: int, players: int) -> int:
         """The node budget on a variant: ``nodes`` on 9x9 and smaller boards with 2 players;
@@ -46,7 +43,7 @@ LEVELS: dict[int, Level] = {
     3: Level(nodes=60, walls=4, wide=False, noise=0.6),
     4: Level(nodes=300, walls=8, wide=False, noise=0.25),
     5: Level(nodes=700, walls=12, wide=True, noise=0.0),
-    6: Level(nodes=4000, walls=16, wide=True, noise=0.0, rollouts=0),
+    6: Level(nodes=4000, walls=16, wide=True, noise=0.0),
 }
 
 

@@ -256,7 +256,6 @@ class Search:
         noise = [self.rng.gauss(0.0, level.noise) if noisy else 0.0 for _ in moves]
         order = list(range(len(moves)))
         best_index = order[0]
-        self.values: dict[int, float] = {}  # the root actions' values, deepest known
         for depth in range(1, MAX_DEPTH + 1):
             self.limited = depth > 1
             scores: dict[int, float] = {}
@@ -274,10 +273,8 @@ class Search:
             except OutOfBudget:
                 if scores:
                     best_index = max(scores, key=lambda i: (scores[i], -order.index(i)))
-                    self.values.update(scores)
                 break
             best_index = max(scores, key=lambda i: (scores[i], -order.index(i)))
-            self.values = dict(scores)
             self.depth = depth
             if abs(scores[best_index]) >= WIN:  # a forced result: deeper changes nothing
                 break
@@ -356,45 +353,6 @@ class ModelSearch(Search):
             return value(state, me)
         return self.best_of(state, moves, depth, alpha, beta)
 
-    def root(self, state: GameState, moves: list[Action]) -> Action:
-        """The search's best action; on levels with rollouts, the one of the search's best
-        few (within ``ROLLOUT_MARGIN`` steps of its value) whose rollouts win most."""
-        best = super().root(state, moves)
-        count = self.level.rollouts
-        values = self.values
-        if count <= 0 or len(values) < 2:
-            return best
-        ranked = sorted(values, key=lambda i: -values[i])
-        top = values[ranked[0]]
-        if abs(top) >= DECIDED:
-            return best
-        chosen = [i for i in ranked[:ROLLOUT_CANDIDATES] if values[i] >= top - ROLLOUT_MARGIN]
-        if len(chosen) < 2:
-            return best
-        wins = {i: self.rollouts(play(state, self.me, moves[i]), count) for i in chosen}
-        pick = max(chosen, key=lambda i: (wins[i], values[i]))
-        return moves[pick]
-
-    def rollouts(self, state: GameState, count: int) -> float:
-        """Wins of ``me`` in ``count`` games played on from ``state`` by the model (the first
-        without noise, the others with the same seeded noise for every root action)."""
-        me = self.me
-        total = 0.0
-        for run in range(count):
-            noise = random.Random(run) if run else None
-            game = state
-            for _ in range(ROLLOUT_PLIES):
-                if game.winner is not None or game.turn is None:
-                    break
-                seat = game.turn
-                self.nodes += 1
-                game = play(game, seat, rollout_action(game, seat, noise))
-            if game.winner is not None:
-                total += game.winner is me
-            else:
-                total += value(game, me) > 0
-        return total
-
 
 def root_walls(level: Level, players: int) -> int:
     """Wall candidates at the root: every wall that gains on wide levels with 2 players; the
@@ -407,30 +365,3 @@ def root_walls(level: Level, players: int) -> int:
 def inner_walls(level: Level) -> int:
     """Wall candidates of the bot below the root of a 4-player search."""
     return max(2, level.walls // 4)
-
-
-# 4 players, levels with ``Level.rollouts``: the root's best few actions are played on by
-# the model (every seat, the bot too) to the end or ROLLOUT_PLIES plies
-ROLLOUT_CANDIDATES = 5
-ROLLOUT_MARGIN = 1.5  # steps: only actions this close to the search's best are rolled out
-ROLLOUT_PLIES = 40
-ROLLOUT_WALL_CHANCE = 0.15  # in noisy rollouts: a seat walls its nearest rival this often
-
-
-def rollout_action(state: GameState, seat: Seat, noise: random.Random | None) -> Action:
-    """A seat's action in a rollout: the model's, every seat alike (each walls the seat after
-    it at its last step); with ``noise``, now and then the best wall on its nearest rival
-    instead of a step (the depth-2 baselines wall more often than the model expects)."""
-    action = modelled_action(state, seat, seat)
-    if noise is None or isinstance(action, PlaceWall) or state.walls_left[seat] <= 0:
-        return action
-    if noise.random() >= ROLLOUT_WALL_CHANCE:
-        return action
-    board = state.board
-    if board.goal[seat] >> board.index(action.to) & 1:
-        return action
-    nearest = min(
-        (other for other in state.seats if other is not seat), key=state.distance
-    )
-    scored = scored_walls(state, seat, nearest)
-    return scored[0][2] if scored else action
