@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from corridorquest.bots import choose, evaluate
-from corridorquest.bots.search import modelled_action
+from corridorquest.bots.search import modelled_action, scored_walls
 from corridorquest.engine import GameState, PlaceWall, Seat
 
 
@@ -156,11 +156,17 @@ def test_a_race_the_successor_leads_is_lost_when_the_bot_holds_no_wall() -> None
 
 
 def test_in_the_model_only_the_bot_walls_its_successor() -> None:
-    # East (the seat after North, the bot) leads the others by three steps. The model lets
-    # South and West walk on: walling East is North's job, as only North can stop East's
-    # last step (the search then sees East's race as the bot's to stop)
-    state = _position({"north": "e6", "east": "c4", "south": "e2", "west": "d8"})
+    # East (the seat after North, the bot) leads the others by three steps, and a wall at a3
+    # or a4 (beside the wall b4h) would cost it two steps. The model lets South and West walk
+    # on: walling East is North's job, as only North can stop East's last step (the search
+    # then sees East's race as the bot's to stop)
+    state = _walled(
+        {"north": "e6", "east": "c4", "south": "e2", "west": "d8"},
+        [["b4h", "east"]],
+        {"north": 5, "east": 4, "south": 5, "west": 5},
+    )
     assert [state.distance(seat) for seat in state.seats] == [5, 2, 7, 5]
     for seat in (Seat.SOUTH, Seat.WEST):
         state.turn = seat
+        assert -scored_walls(state, seat, Seat.EAST)[0][0] >= 2  # a wall worth two steps
         assert not isinstance(modelled_action(state, seat, Seat.NORTH), PlaceWall)
