@@ -15,6 +15,7 @@ leader any more (pawns that block each other are not counted).
 
 from __future__ import annotations
 
+from corridorquest.bots.walls import scored_walls
 from corridorquest.engine import GameState, Seat
 
 WIN = 1000.0
@@ -26,11 +27,7 @@ PROGRESS = 0.01  # all else equal, a shorter own path is better
 # this many steps, for at most GUARD_WALLS walls (2 players: never; the same 2-player play)
 GUARD_DELAY = 1.0
 GUARD_WALLS = 3
-# 4 players: a race the bot's successor leads while the bot holds no wall is lost (only the
-# bot can wall its successor's last steps)
-SUCCESSOR_UNSTOPPABLE = True
-# 4 players: no guard delay for a pawn this near its goal that no wall of its guard lengthens
-UNSTOPPABLE_NO_DELAY = True
+# 4 players: a pawn this near its goal that no wall of its guard lengthens is not delayed
 UNSTOPPABLE_NEAR = 2
 
 
@@ -49,11 +46,8 @@ def race_times(state: GameState) -> dict[Seat, float]:
         distance = state.distance(seat)
         guard = seats[index - 1]
         delay = guard_delay(left[guard], count)
-        if delay and UNSTOPPABLE_NO_DELAY and distance <= UNSTOPPABLE_NEAR:
-            from corridorquest.bots.search import scored_walls
-
-            if not scored_walls(state, guard, seat):
-                delay = 0  # no wall of its guard lengthens its path: it cannot be stopped
+        if delay and distance <= UNSTOPPABLE_NEAR and not scored_walls(state, guard, seat):
+            delay = 0  # no wall of its guard lengthens its path: it cannot be stopped
         times[seat] = (distance - 1 + delay) * count + (index - start) % count
     return times
 
@@ -78,7 +72,9 @@ def value(state: GameState, me: Seat) -> float:
             second = min(t for seat, t in times.items() if seat is not me)
             return DECIDED + (second - times[me]) / count
         return -DECIDED - (times[me] - times[leader]) / count
-    if SUCCESSOR_UNSTOPPABLE and count == 4 and left[me] == 0:
+    if count == 4 and left[me] == 0:
+        # only the bot can wall its successor's last steps: without a wall, a race its
+        # successor leads is lost
         successor = state.next_seat(me)
         if times[successor] < times[me]:
             return -DECIDED - (times[me] - times[successor]) / count

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from corridorquest.bots import choose, evaluate
-from corridorquest.bots.search import modelled_action, scored_walls
+from corridorquest.bots.search import modelled_action
+from corridorquest.bots.walls import scored_walls
 from corridorquest.engine import GameState, PlaceWall, Seat
 
 
