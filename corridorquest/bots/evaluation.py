@@ -4,7 +4,10 @@ Every pawn's race time is the ply at which it would arrive if everybody just wal
 ``(distance - 1) * players + turns until it moves`` (so who moves next, the tempo, counts).
 With four players a pawn's distance counts one step more for each wall (at most three) held
 by the seat just before it: that seat is the only one that can still wall the pawn on its
-last step, and does (``search.modelled_action``).
+last step, and does (``search.modelled_action``); not, though, a pawn within two steps of
+its goal that no wall of that seat can lengthen any more. With four players, too, a race
+that the bot's successor leads while the bot holds no wall is lost: nobody else can wall
+that seat's last steps.
 The value for ``me`` is the lead over the fastest opponent in rounds, plus the walls in hand
 (each worth a little less than the one before), minus a hair of the own distance so that,
 all else equal, the bot walks towards its goal (it never paces back and forth).

@@ -226,7 +226,8 @@ def modelled_action(state: GameState, seat: Seat, me: Seat) -> Action:
       others by two steps or more and a wall lengthens its path by two or more than the
       waller's own: the leader everybody sees (the 4-player baselines of
       ``benchmarks/bots.py`` do both; expecting the second raised level 6 from 19 to 34 of
-      80 games against three greedy players);
+      80 games against three greedy players); but not the bot's successor: only the bot
+      can wall that seat's last steps, and the search should see that race as its own;
     else it walks its shortest path.
     """
     steps = ordered_steps(state, seat)
