@@ -4,7 +4,10 @@ Every pawn's race time is the ply at which it would arrive if everybody just wal
 ``(distance - 1) * players + turns until it moves`` (so who moves next, the tempo, counts).
 With four players a pawn's distance counts one step more for each wall (at most three) held
 by the seat just before it: that seat is the only one that can still wall the pawn on its
-last step, and does (``search.modelled_action``).
+last step, and does (``search.modelled_action``); not, though, a pawn within two steps of
+its goal that no wall of that seat can lengthen any more. With four players, too, a race
+that the bot's successor leads while the bot holds no wall is lost: nobody else can wall
+that seat's last steps.
 The value for ``me`` is the lead over the fastest opponent in rounds, plus the walls in hand
 (each worth a little less than the one before), minus a hair of the own distance so that,
 all else equal, the bot walks towards its goal (it never paces back and forth).
@@ -15,6 +18,7 @@ leader any more (pawns that block each other are not counted).
 
 from __future__ import annotations
 
+from corridorquest.bots.walls import scored_walls
 from corridorquest.engine import GameState, Seat
 
 WIN = 1000.0
@@ -26,6 +30,8 @@ PROGRESS = 0.01  # all else equal, a shorter own path is better
 # this many steps, for at most GUARD_WALLS walls (2 players: never; the same 2-player play)
 GUARD_DELAY = 1.0
 GUARD_WALLS = 3
+# 4 players: a pawn this near its goal that no wall of its guard lengthens is not delayed
+UNSTOPPABLE_NEAR = 2
 
 
 def wall_value(walls: int) -> float:
@@ -38,11 +44,15 @@ def race_times(state: GameState) -> dict[Seat, float]:
     turn = state.turn if state.turn is not None else seats[0]
     start = seats.index(turn)
     left = state.walls_left
-    return {
-        seat: (state.distance(seat) - 1 + guard_delay(left[seats[index - 1]], count)) * count
-        + (index - start) % count
-        for index, seat in enumerate(seats)
-    }
+    times = {}
+    for index, seat in enumerate(seats):
+        distance = state.distance(seat)
+        guard = seats[index - 1]
+        delay = guard_delay(left[guard], count)
+        if delay and distance <= UNSTOPPABLE_NEAR and not scored_walls(state, guard, seat):
+            delay = 0  # no wall of its guard lengthens its path: it cannot be stopped
+        times[seat] = (distance - 1 + delay) * count + (index - start) % count
+    return times
 
 
 def guard_delay(walls: int, players: int) -> float:
@@ -65,6 +75,12 @@ def value(state: GameState, me: Seat) -> float:
             second = min(t for seat, t in times.items() if seat is not me)
             return DECIDED + (second - times[me]) / count
         return -DECIDED - (times[me] - times[leader]) / count
+    if count == 4 and left[me] == 0:
+        # only the bot can wall its successor's last steps: without a wall, a race its
+        # successor leads is lost
+        successor = state.next_seat(me)
+        if times[successor] < times[me]:
+            return -DECIDED - (times[me] - times[successor]) / count
     others = [seat for seat in times if seat is not me]
     lead = (min(times[seat] for seat in others) - times[me]) / count
     walls = wall_value(left[me]) - sum(wall_value(left[seat]) for seat in others) / len(others)

@@ -21,9 +21,9 @@ import random
 
 from corridorquest.bots.evaluation import DECIDED, WIN, value, wall_value
 from corridorquest.bots.levels import Level
+from corridorquest.bots.walls import scored_walls
 from corridorquest.engine import GameState, PlaceWall, Seat, Step
-from corridorquest.engine.board import path_cuts, path_length, shortest_layers
-from corridorquest.engine.walls import geometric_slots, with_h, with_v
+from corridorquest.engine.board import path_length
 
 Action = Step | PlaceWall
 MAX_DEPTH = 24
@@ -31,15 +31,6 @@ MAX_DEPTH = 24
 
 class OutOfBudget(Exception):
     """The node budget is spent."""
-
-
-def _bits(mask: int) -> list[int]:
-    found = []
-    while mask:
-        bit = mask & -mask
-        mask ^= bit
-        found.append(bit)
-    return found
 
 
 def ordered_steps(state: GameState, seat: Seat) -> list[Step]:
@@ -60,66 +51,6 @@ def wall_candidates(state: GameState, seat: Seat, keep: int) -> list[PlaceWall]:
     if keep <= 0 or state.walls_left[seat] <= 0:
         return []
     return [action for _, _, action in scored_walls(state, seat)[:keep]]
-
-
-def scored_walls(
-    state: GameState, seat: Seat, victim: Seat | None = None
-) -> list[tuple[float, int, PlaceWall]]:
-    """``(-gain, key, wall)`` of ``seat``'s legal walls with a positive gain, best first.
-
-    The gain: how much a wall lengthens the opponents' paths (the one closest to winning
-    fully, the others half; only ``victim``'s when given) minus how much it lengthens one's
-    own. Only a wall that cuts an opponent's shortest path can lengthen it, and only a wall
-    that cuts one's own can lengthen one's own: the new lengths are computed just for those.
-    """
-    board = state.board
-    stride, goals, masks = board.stride, board.goal, state._masks
-    positions = state._pos
-    seats = state.seats
-    before = {s: state.distance(s) for s in seats}
-    others = [other for other in seats if other is not seat]
-    # the opponent closest to winning counts fully, the others half
-    danger = min(others, key=lambda other: before[other])
-    cuts: list[tuple[Seat, float, int, int]] = []
-    target_h = target_v = 0
-    for s in seats:
-        layers = shortest_layers(1 << positions[s], goals[s], masks, stride)
-        if layers is None:  # cannot happen in a legal position
-            continue
-        cut_h, cut_v = path_cuts(layers, goals[s], masks, stride)
-        if victim is not None:
-            weight = -1.0 if s is seat else (1.0 if s is victim else 0.0)
-        else:
-            weight = -1.0 if s is seat else (1.0 if s is danger else 0.5)
-        # a seat of weight 0 is measured for legality only (its path must stay open)
-        cuts.append((s, weight, cut_h, cut_v))
-        if weight > 0:
-            target_h |= cut_h
-            target_v |= cut_v
-    # legal = fits (no overlap or crossing) and leaves every pawn a path; a wall that cuts no
-    # edge of a pawn's shortest path leaves that path open, so only cut paths are measured
-    # below (a wall that closes one is skipped): exact, without the engine's whole listing
-    legal_h, legal_v = geometric_slots(board, state._h, state._v)
-    scored: list[tuple[float, int, PlaceWall]] = []
-    for is_h, slots in ((True, legal_h & target_h), (False, legal_v & target_v)):
-        actions = board.h_actions if is_h else board.v_actions
-        cut_index = 2 if is_h else 3
-        for bit in _bits(slots):
-            trial = with_h(masks, bit, stride) if is_h else with_v(masks, bit, stride)
-            gain = 0.0
-            for cut in cuts:
-                if cut[cut_index] & bit:
-                    s = cut[0]
-                    after = path_length(1 << positions[s], goals[s], trial, stride)
-                    if after is None:  # the wall would close this pawn's way: illegal
-                        gain = -1.0
-                        break
-                    gain += cut[1] * (after - before[s])
-            if gain > 0:
-                index = bit.bit_length() - 1
-                scored.append((-gain, index * 2 + is_h, actions[index]))  # type: ignore[arg-type]
-    scored.sort(key=lambda item: (item[0], item[1]))
-    return scored
 
 
 def candidates(state: GameState, seat: Seat, keep: int) -> list[Action]:
@@ -295,7 +226,8 @@ def modelled_action(state: GameState, seat: Seat, me: Seat) -> Action:
       others by two steps or more and a wall lengthens its path by two or more than the
       waller's own: the leader everybody sees (the 4-player baselines of
       ``benchmarks/bots.py`` do both; expecting the second raised level 6 from 19 to 34 of
-      80 games against three greedy players);
+      80 games against three greedy players); but not the bot's successor: only the bot
+      can wall that seat's last steps, and the search should see that race as its own;
     else it walks its shortest path.
     """
     steps = ordered_steps(state, seat)
@@ -313,7 +245,10 @@ def modelled_action(state: GameState, seat: Seat, me: Seat) -> Action:
             for index, other in enumerate(state.seats)
             if other is not seat
         )
-        if ahead[1][0] >= ahead[0][0] + 2:  # a clear leader: a wall that costs it two steps
+        # a clear leader, two steps ahead: a wall that costs it two steps; but the bot's
+        # successor is left to the bot (only the bot can wall its last step)
+        guarded = seat is not me and ahead[0][2] is state.next_seat(me)
+        if ahead[1][0] >= ahead[0][0] + 2 and not guarded:
             scored = scored_walls(state, seat, ahead[0][2])
             if scored and -scored[0][0] >= 2:
                 return scored[0][2]

@@ -11,7 +11,9 @@ from __future__ import annotations
 import pytest
 
 from corridorquest.bots import choose, evaluate
-from corridorquest.engine import GameState, Seat
+from corridorquest.bots.search import modelled_action
+from corridorquest.bots.walls import scored_walls
+from corridorquest.engine import GameState, PlaceWall, Seat
 
 
 def _position(pawns: dict[str, str], walls: dict[str, int] | None = None) -> GameState:
@@ -108,3 +110,64 @@ def test_the_bot_walls_a_leader_whose_guard_has_no_walls_left(level: int) -> Non
     after = state.copy()
     after.play_notation(action)
     assert after.distance(Seat.SOUTH) >= 3
+
+
+def _walled(pawns: dict[str, str], walls: list[list[str]], left: dict[str, int]) -> GameState:
+    """North (the bot) to move, with ``walls`` (wall, owner) on the board."""
+    return GameState.from_dict(
+        {
+            "size": 9,
+            "players": 4,
+            "first": "north",
+            "turn": "north",
+            "winner": None,
+            "ply": 40,
+            "pawns": pawns,
+            "walls": walls,
+            "walls_left": left,
+            "passes": [],
+        }
+    )
+
+
+def test_a_pawn_that_no_wall_can_stop_is_not_delayed_by_its_guard() -> None:
+    # South walks c7-c8-c9; the walls either side (a7h d7h a8h d8h) leave no slot for a wall
+    # across column c, so East's three walls cannot stop it: South's race is two steps, not
+    # five. The same pawns without those walls: East can wall South, and South is slower
+    pawns = {"north": "e4", "east": "h3", "south": "c7", "west": "b2"}
+    left = {"north": 3, "east": 3, "south": 3, "west": 3}
+    fenced = [["a7h", "west"], ["d7h", "west"], ["a8h", "north"], ["d8h", "north"]]
+    unstoppable = _walled(pawns, fenced, left)
+    assert unstoppable.distance(Seat.SOUTH) == 2 and unstoppable.distance(Seat.NORTH) == 3
+    open_board = _walled(pawns, [], {"north": 5, "east": 3, "south": 3, "west": 5})
+    # North's lead over South: South arrives two rounds before North (-2, and walls in hand)
+    assert evaluate(unstoppable) < -2.5
+    assert evaluate(open_board) > evaluate(unstoppable) + 2
+
+
+def test_a_race_the_successor_leads_is_lost_when_the_bot_holds_no_wall() -> None:
+    # East moves right after North, two steps from column a against North's three: only
+    # North could still wall East's last steps, and North has no wall left
+    pawns = {"north": "e4", "east": "c5", "south": "e2", "west": "g6"}
+    state = _position(pawns, {"north": 0, "east": 3, "south": 3, "west": 3})
+    assert state.distance(Seat.EAST) == 2 and state.distance(Seat.NORTH) == 3
+    assert evaluate(state) <= -500
+    # holding a wall, North can still stop East: not decided
+    assert evaluate(_position(pawns, {"north": 1, "east": 3, "south": 3, "west": 3})) > -500
+
+
+def test_in_the_model_only_the_bot_walls_its_successor() -> None:
+    # East (the seat after North, the bot) leads the others by three steps, and a wall at a3
+    # or a4 (beside the wall b4h) would cost it two steps. The model lets South and West walk
+    # on: walling East is North's job, as only North can stop East's last step (the search
+    # then sees East's race as the bot's to stop)
+    state = _walled(
+        {"north": "e6", "east": "c4", "south": "e2", "west": "d8"},
+        [["b4h", "east"]],
+        {"north": 5, "east": 4, "south": 5, "west": 5},
+    )
+    assert [state.distance(seat) for seat in state.seats] == [5, 2, 7, 5]
+    for seat in (Seat.SOUTH, Seat.WEST):
+        state.turn = seat
+        assert -scored_walls(state, seat, Seat.EAST)[0][0] >= 2  # a wall worth two steps
+        assert not isinstance(modelled_action(state, seat, Seat.NORTH), PlaceWall)
