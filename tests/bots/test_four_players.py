@@ -16,9 +16,14 @@ from corridorquest.bots.walls import scored_walls
 from corridorquest.engine import GameState, PlaceWall, Seat
 
 
-def _position(pawns: dict[str, str], walls: dict[str, int] | None = None) -> GameState:
-    """North (the bot) to move, everybody holding five walls (or ``walls``), no wall on
-    the board."""
+def _position(
+    pawns: dict[str, str],
+    walls: dict[str, int] | None = None,
+    placed: list[list[str]] | None = None,
+    ply: int = 24,
+) -> GameState:
+    """North (the bot) to move, everybody holding five walls (or ``walls``), with
+    ``placed`` (wall, owner) on the board (none by default)."""
     return GameState.from_dict(
         {
             "size": 9,
@@ -26,9 +31,9 @@ def _position(pawns: dict[str, str], walls: dict[str, int] | None = None) -> Gam
             "first": "north",
             "turn": "north",
             "winner": None,
-            "ply": 24,
+            "ply": ply,
             "pawns": pawns,
-            "walls": [],
+            "walls": placed or [],
             "walls_left": walls or dict.fromkeys(pawns, 5),
             "passes": [],
         }
@@ -114,20 +119,7 @@ def test_the_bot_walls_a_leader_whose_guard_has_no_walls_left(level: int) -> Non
 
 def _walled(pawns: dict[str, str], walls: list[list[str]], left: dict[str, int]) -> GameState:
     """North (the bot) to move, with ``walls`` (wall, owner) on the board."""
-    return GameState.from_dict(
-        {
-            "size": 9,
-            "players": 4,
-            "first": "north",
-            "turn": "north",
-            "winner": None,
-            "ply": 40,
-            "pawns": pawns,
-            "walls": walls,
-            "walls_left": left,
-            "passes": [],
-        }
-    )
+    return _position(pawns, left, walls, ply=40)
 
 
 def test_a_pawn_that_no_wall_can_stop_is_not_delayed_by_its_guard() -> None:

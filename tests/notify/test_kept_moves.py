@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,21 +25,12 @@ from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.settings import Settings
 from corridorquest.store import outbox
-from corridorquest.store.models import Game, OutboxItem, User, utcnow
+from corridorquest.store.models import Game, OutboxItem
+from tests.support.services import user as new_user
 
 pytestmark = pytest.mark.backend_neutral  # SQLite (Settings' default) whatever the URL says
 
 OFF = {"turn": False, "action": False, "game": False, "digest": False}
-
-
-def _user(ctx: ServiceContext, name: str) -> CurrentUser:
-    def create() -> User:
-        return User.create(
-            username=name, email=f"{name}@example.test", password_hash="x", verified=True
-        )
-
-    user = ctx.store.run(create)
-    return CurrentUser(user.id, name, user.email, False, 0, utcnow() + timedelta(days=1))
 
 
 class Table:
@@ -53,7 +43,7 @@ class Table:
         self.players: dict[int, CurrentUser] = {}
 
     async def start(self) -> None:
-        ann, ben = _user(self.ctx, "ann"), _user(self.ctx, "ben")
+        ann, ben = new_user(self.ctx, "ann"), new_user(self.ctx, "ben")
         self.players = {ann.id: ann, ben.id: ben}
         for user in (ann, ben):
             await users.update_me(self.ctx, user, {"notify": OFF})
