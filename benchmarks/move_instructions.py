@@ -16,6 +16,10 @@ chosen as in `move_cost.py`), switches it off and reads the total. Prints:
     move_instructions_moves=...          moves played
     move_instructions_per_move=...       user-space instructions per move request
 
+With --quiet both players turn their e-mail notifications off first (as in
+`move_cost.py --quiet` and api_load); --keep FILE copies callgrind's output there for
+`callgrind_annotate`.
+
 Needs valgrind (`apt install valgrind`); about a minute for the default 10 games. The
 server's start under valgrind takes a while.
 
@@ -78,6 +82,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10, help="games to play")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the wall choice")
+    parser.add_argument(
+        "--quiet", action="store_true",
+        help="both players turn their e-mail notifications off first (as api_load's users)",
+    )
+    parser.add_argument(
+        "--keep", type=Path, default=None,
+        help="copy callgrind's output file here (for callgrind_annotate)",
+    )
     args = parser.parse_args()
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
@@ -101,6 +113,12 @@ def main() -> None:
             wait_until_up(port, server, work / "server.log")
             tokens = [insert_user(database, f"player{i}") for i in range(2)]
             connection = Connection(port)
+            if args.quiet:
+                off = {"notify": {"turn": False, "action": False, "game": False}}
+                for token in tokens:
+                    status, answer = connection.request("PATCH", "/users/me", off, token)
+                    if status != 200:
+                        sys.exit(f"notifications off refused ({status}): {answer}")
             games = []
             for _ in range(args.games):
                 _, game = connection.post("/games", {"players": 2, "size": 9}, tokens[0])
@@ -126,6 +144,10 @@ def main() -> None:
             control(server.pid, "-d")
             time.sleep(1)
             total = total_instructions(out)
+            if args.keep is not None:
+                for dump in out.parent.glob(out.name + "*"):
+                    suffix = dump.name[len(out.name):]  # callgrind's dumps: .1, .2, ...
+                    shutil.copy(dump, args.keep.parent / (args.keep.name + suffix))
         finally:
             server.terminate()
             server.wait(60)
