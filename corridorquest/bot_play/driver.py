@@ -7,9 +7,10 @@ One driver per server process (none with BOT_WORKERS=0). It acts on a game when:
   turn (a move another process was to play and did not, a restart, a lost event).
 
 A drive reads the game as the bot's seat sees it in the API (`games.show_game` and
-`play.history` as the bot user), builds its `SeatView` (`seat_views.py`), has the action
-computed in a worker process (`worker.py`, a spawned `ProcessPoolExecutor` of BOT_WORKERS
-processes: never on the event loop) and plays it through `services.play.play`, the use
+`play.history` as the bot user; of the history only the actions it has not read yet),
+builds its `SeatView` (`seat_views.py`), has the action computed in a worker process
+(`worker.py`, a spawned `ProcessPoolExecutor` of BOT_WORKERS processes: never on the event
+loop) and plays it through `services.play.play`, the use
 case of a person's move, with base_revision = the revision it computed from and the
 idempotency key `bot-move:<game>:<revision>`: a retry, or another process playing the
 same bot move, finds the move already played (the stored answer, or 409 stale_revision),
@@ -30,6 +31,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -54,6 +56,7 @@ from corridorquest.services.errors import Conflict, NotFound, ServiceError, Unpr
 log = logging.getLogger("corridorquest.bots")
 
 MAX_TRIES = 200  # actions tried in one drive (moves and refused attempts together)
+HISTORIES_KEPT = 256  # games whose history the driver keeps (far more than are played at once)
 SWEEP_AFTER = 2  # seconds a bot's turn lasts before a safety sweep plays it
 
 
@@ -78,6 +81,8 @@ class BotDriver:
         self.offer_tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
+        # game id -> bot user id -> the game's history as that bot saw it (`_history`)
+        self._histories: OrderedDict[int, dict[int, list[dict[str, Any]]]] = OrderedDict()
 
     def _new_pool(self) -> ProcessPoolExecutor:
         # spawn: a fresh interpreter that imports worker.py alone (no fork of a server with
@@ -181,8 +186,23 @@ class BotDriver:
         view = await games.show_game(self.ctx, bot, game_id)
         if view["status"] != "started" or view["turn_username"] != bot.username:
             return None
-        history = await play.history(self.ctx, bot, game_id)
+        history = await self._history(bot, game_id)
         return view, seat_view_from_api(view, history, bot.username, refused)
+
+    async def _history(self, bot: CurrentUser, game_id: int) -> list[dict[str, Any]]:
+        """The history of started game `game_id` as `bot` sees it: the entries this driver
+        read before and the actions after them. While a game is played, the entries a
+        player sees of it do not change (what each shows depends on the player's seat and
+        the game's masked and invisible walls); only new ones are read, not the whole
+        history before every move of a long game."""
+        seen = self._histories.pop(game_id, {})
+        self._histories[game_id] = seen
+        while len(self._histories) > HISTORIES_KEPT:
+            self._histories.popitem(last=False)
+        known = seen.setdefault(bot.id, [])
+        after = known[-1]["n"] if known else 0
+        known.extend(await play.history(self.ctx, bot, game_id, after=after))
+        return known
 
     async def _drive(self, game_id: int) -> None:
         """Play the bots' moves of `game_id` while it is a bot's turn."""
@@ -291,7 +311,7 @@ class BotDriver:
         view = await games.show_game(self.ctx, bot, event.game_id)
         if view["status"] != "started":
             return False
-        history = await play.history(self.ctx, bot, event.game_id)
+        history = await self._history(bot, event.game_id)
         seat_view = seat_view_from_api(view, history, bot.username)
         other = next((s["seat"] for s in view["seats"] if s["username"] == offerer), None)
         if other is None:

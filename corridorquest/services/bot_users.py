@@ -15,6 +15,7 @@ from datetime import timedelta
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import Unprocessable
 from corridorquest.store import Store
+from corridorquest.store.bot_rows import turn_bot
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
 
 log = logging.getLogger(__name__)
@@ -101,12 +102,12 @@ def is_bot_name(username: str) -> bool:
     return user is not None and user.bot_level is not None
 
 
-def _acting(user: User) -> CurrentUser:
+def _acting(user_id: int, username: str, email: str) -> CurrentUser:
     """A bot as the user its moves are played as (it has no session)."""
     return CurrentUser(
-        id=user.id,
-        username=user.username,
-        email=user.email,
+        id=user_id,
+        username=username,
+        email=email,
         is_admin=False,
         session_id=0,
         session_expires_at=utcnow(),
@@ -116,13 +117,10 @@ def _acting(user: User) -> CurrentUser:
 def bot_to_move(game_id: int) -> tuple[CurrentUser, int] | None:
     """The bot whose turn it is in started game `game_id`, with its level; None when
     it is nobody's or a person's turn (inside a transaction)."""
-    game = Game.get_or_none(Game.id == game_id)
-    if game is None or game.status != "started" or game.turn_user_id is None:
+    bot = turn_bot(game_id)
+    if bot is None:
         return None
-    user = User.get_or_none(User.id == game.turn_user_id)
-    if user is None or user.bot_level is None:
-        return None
-    return _acting(user), int(user.bot_level)
+    return _acting(bot.user_id, bot.username, bot.email), bot.level
 
 
 def bots_in_game(game_id: int) -> list[tuple[CurrentUser, int]]:
@@ -132,7 +130,7 @@ def bots_in_game(game_id: int) -> list[tuple[CurrentUser, int]]:
         .join(GamePlayer, on=(GamePlayer.user == User.id))
         .where((GamePlayer.game == game_id) & User.bot_level.is_null(False))
     )
-    return [(_acting(user), int(user.bot_level)) for user in users]
+    return [(_acting(user.id, user.username, user.email), int(user.bot_level)) for user in users]
 
 
 def games_awaiting_bots(waiting_seconds: int = 0, limit: int = 500) -> list[int]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from corridorquest.services.errors import Unprocessable
 from corridorquest.store import transaction_lock
+from corridorquest.store.idempotency_rows import store_answer, stored_answer
 from corridorquest.store.models import IdempotentResponse, utcnow
 
 MAX_KEY_LENGTH = 255
@@ -74,9 +75,7 @@ def once(user_id: int, key: str | None, scope: str, write: Callable[[], Answer])
     if key is None:
         return write()
     transaction_lock(f"idempotency:{user_id}:{key}")
-    previous = IdempotentResponse.get_or_none(
-        (IdempotentResponse.user == user_id) & (IdempotentResponse.key == key)
-    )
+    previous = stored_answer(user_id, key)
     request_hash = _request_hash(key)
     if previous is not None:
         if not _same_request(previous.scope, scope, request_hash):
@@ -85,12 +84,10 @@ def once(user_id: int, key: str | None, scope: str, write: Callable[[], Answer])
                 "this Idempotency-Key was already used for a different request "
                 "(another method, path or body)",
             )
-        return int(previous.status), json.loads(previous.body)
+        return previous.status, json.loads(previous.body)
     status, body = write()
     stored = f"{scope}{_HASHED}{request_hash}" if request_hash else scope
-    IdempotentResponse.create(
-        user=user_id, key=str(key), scope=stored, status=status, body=json.dumps(body)
-    )
+    store_answer(user_id, str(key), stored, status, json.dumps(body))
     return status, body
 
 

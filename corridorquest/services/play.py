@@ -153,13 +153,22 @@ async def play(
 
 
 async def history(
-    ctx: ServiceContext, user: CurrentUser, game_id: int, invitation_code: str | None = None
+    ctx: ServiceContext,
+    user: CurrentUser,
+    game_id: int,
+    invitation_code: str | None = None,
+    after: int = 0,
 ) -> list[dict[str, Any]]:
-    """Every action of the game, as the caller may see it, in play order."""
+    """Every action of the game, as the caller may see it, in play order; `after`: only
+    the actions after the one numbered `after` (`n`)."""
 
     def read() -> list[dict[str, Any]]:
         loaded = load_visible(game_id, user, invitation_code)
-        rows = list(GameAction.select().where(GameAction.game == game_id).order_by(GameAction.n))
+        rows = list(
+            GameAction.select()
+            .where((GameAction.game == game_id) & (GameAction.n > after))
+            .order_by(GameAction.n)
+        )
         return history_view(loaded, rows, user.id)
 
     return await ctx.store.transaction(read)
