@@ -57,7 +57,8 @@ async def plies_so_far(api: httpx.AsyncClient, token: str) -> int:
     """The revisions of every game the host made, added up (a game's revision counts its
     writes: one a ply, and a few to create and start it)."""
     headers = {"Authorization": f"Bearer {token}"}
-    answer = await api.get("/games", params={"user": "me", "relation": "admin", "limit": 500}, headers=headers)
+    mine = {"user": "me", "relation": "admin", "limit": 500}
+    answer = await api.get("/games", params=mine, headers=headers)
     answer.raise_for_status()
     listed = answer.json()
     games = listed["games"] if isinstance(listed, dict) else listed
