@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from move_cost import Connection, choose  # noqa: E402
+from move_cost import Connection, choose, notifications_off  # noqa: E402
 
 from tests.support.server import free_port, server_env  # noqa: E402
 from tests.support.users import insert_user  # noqa: E402
@@ -114,11 +114,7 @@ def main() -> None:
             tokens = [insert_user(database, f"player{i}") for i in range(2)]
             connection = Connection(port)
             if args.quiet:
-                off = {"notify": {"turn": False, "action": False, "game": False}}
-                for token in tokens:
-                    status, answer = connection.request("PATCH", "/users/me", off, token)
-                    if status != 200:
-                        sys.exit(f"notifications off refused ({status}): {answer}")
+                notifications_off(connection, tokens)
             games = []
             for _ in range(args.games):
                 _, game = connection.post("/games", {"players": 2, "size": 9}, tokens[0])
