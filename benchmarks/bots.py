@@ -24,7 +24,8 @@ stopped as a draw at 4*N^2 plies (counted). The same seed gives the same games: 
 baselines draw their randomness from the game's seed, never from the clock. At most two
 worker processes (``--procs``), each at ``nice`` 10 or more. With ``--results FILE`` each
 finished game is appended to FILE at once, and a run with the same FILE plays only the
-games FILE does not hold for the same code (engine, bots, this script's baselines): the
+games FILE does not hold for the same code (engine, bots, this script's baselines, and the
+budgets of the levels in the game: re-tuning one level replays that level's games only): the
 whole table, hours of one core, can be played over several runs.
 
 Baselines (written here, on the engine only):
@@ -38,6 +39,7 @@ Baselines (written here, on the engine only):
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import inspect
 import json
@@ -49,12 +51,13 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from corridorquest.bots import choose  # noqa: E402
+from corridorquest.bots import LEVELS, choose  # noqa: E402
 from corridorquest.engine import GameState, PlaceWall, Seat, Step  # noqa: E402
 
 LEVEL_NAMES = [f"L{n}" for n in range(1, 7)]
@@ -283,16 +286,50 @@ def pair_row(results: list[dict[str, Any]], a: str, b: str) -> tuple[float, floa
     return mean, half, flat
 
 
-def code_version() -> str:
-    """What a game's outcome depends on: the engine's and the bots' sources and this
-    script's baselines and game loop. A results file holds the games of one version."""
+def _targets(node: ast.Assign | ast.AnnAssign) -> set[str]:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return {target.id for target in targets if isinstance(target, ast.Name)}
+
+
+def _levels_source_without_table(source: str) -> str:
+    """``bots/levels.py`` without its ``LEVELS`` table: the table's rows are hashed one by
+    one, per game, for the levels that play in it."""
+    tree = ast.parse(source)
+    tree.body = [
+        node
+        for node in tree.body
+        if not (isinstance(node, ast.AnnAssign | ast.Assign) and "LEVELS" in _targets(node))
+    ]
+    return ast.unparse(tree)
+
+
+def _shared_code() -> hashlib._Hash:
+    """What every game's outcome depends on: the engine's and the bots' sources (but the
+    rows of the level table) and this script's baselines and game loop."""
     digest = hashlib.sha256()
     package = Path(__file__).resolve().parent.parent / "corridorquest"
     for path in sorted([*package.glob("engine/*.py"), *package.glob("bots/*.py")]):
         digest.update(path.relative_to(package).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
+        source = path.read_text()
+        if path.relative_to(package).as_posix() == "bots/levels.py":
+            source = _levels_source_without_table(source)
+        digest.update(source.encode())
     for function in (random_action, greedy_action, ab2_action, act, play_game):
         digest.update(inspect.getsource(function).encode())
+    return digest
+
+
+_SHARED = _shared_code()
+
+
+def code_version(names: Sequence[str]) -> str:
+    """The code one game's outcome depends on: the shared code and the budgets (rows of
+    ``LEVELS``) of the levels playing in it. A results file keeps a game only for the
+    version it was played with, so re-tuning level 3 replays level 3's games only."""
+    digest = _SHARED.copy()
+    for name in sorted(set(names)):
+        if name in LEVEL_NAMES:
+            digest.update(f"{name}={tuple(LEVELS[int(name[1:])])!r}".encode())
     return digest.hexdigest()[:16]
 
 
@@ -308,8 +345,7 @@ class ResultsFile:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.version = code_version()
-        self.done: dict[str, dict[str, Any]] = {}
+        self.done: dict[str, tuple[str, dict[str, Any]]] = {}
         self.reused = 0  # games of the last run read from the file, not played
         if path is not None and path.exists():
             for line in path.read_text().splitlines():
@@ -317,14 +353,13 @@ class ResultsFile:
                     record = json.loads(line)
                 except ValueError:
                     continue  # a line cut short by a kill
-                if record.get("version") == self.version:
-                    self.done[json.dumps(record["task"])] = record["result"]
+                self.done[json.dumps(record["task"])] = (record.get("version"), record["result"])
 
     def get(self, task: tuple) -> dict[str, Any] | None:
         found = self.done.get(json.dumps(_plain(task)))
-        if found is None:
-            return None
-        result = dict(found)
+        if found is None or found[0] != code_version(task[2]):
+            return None  # not played yet, or played by other code
+        result = dict(found[1])
         result["key"] = tuple(result["key"])
         result["names"] = tuple(result["names"])
         return result
@@ -332,7 +367,8 @@ class ResultsFile:
     def add(self, task: tuple, result: dict[str, Any]) -> None:
         if self.path is None:
             return
-        line = json.dumps({"version": self.version, "task": _plain(task), "result": result})
+        version = code_version(task[2])
+        line = json.dumps({"version": version, "task": _plain(task), "result": result})
         with self.path.open("a") as out:
             out.write(line + "\n")
 
