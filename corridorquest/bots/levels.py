@@ -37,10 +37,10 @@ class Level(NamedTuple):
 LEVELS: dict[int, Level] = {
     # walks a shortest path and now and then drops a random wall near the opponent; adjacent
     # levels are about 150-250 Elo apart (benchmarks/bots.py, docs/contributing/bots.md)
-    1: Level(nodes=0, walls=0, wide=False, noise=0.0, wall_chance=0.05),
+    1: Level(nodes=0, walls=0, wide=False, noise=0.0, wall_chance=0.03),
     # one ply: the best-looking action of a few, with a lot of noise
-    2: Level(nodes=8, walls=2, wide=False, noise=1.2),
-    3: Level(nodes=60, walls=4, wide=False, noise=0.6),
+    2: Level(nodes=8, walls=2, wide=False, noise=1.35),
+    3: Level(nodes=30, walls=4, wide=False, noise=0.8),
     4: Level(nodes=300, walls=8, wide=False, noise=0.25),
     5: Level(nodes=700, walls=12, wide=True, noise=0.0),
     6: Level(nodes=4000, walls=16, wide=True, noise=0.0),
