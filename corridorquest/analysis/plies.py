@@ -6,8 +6,10 @@ For each ply, from the view of the player who moved:
   the player moved in;
 - ``after``: the same evaluation of the position its action left (still the mover's view;
   ±1000 once the game is won or lost);
-- ``best``: the action the level-``ANALYSIS_LEVEL`` bot chooses in that position (seed
-  ``ANALYSIS_SEED``: deterministic), and ``best_after``, the mover's evaluation after it;
+- ``best``: the action the level-``ANALYSIS_LEVEL`` bot's search chooses in that position,
+  without the randomness the level plays with (a level's noise makes it err like a person;
+  the analysis wants its best; seed ``ANALYSIS_SEED``: deterministic), and ``best_after``,
+  the mover's evaluation after it;
 - ``mistake``: the action lost much: the best action would have kept at least
   ``MISTAKE_DROP`` steps more (``best_after >= after + MISTAKE_DROP``) *and* the
   evaluation dropped (``after < before``), or the best action won at once (a missed win
@@ -27,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from corridorquest.bots import choose
+from corridorquest.bots import choose, level_for
 from corridorquest.bots.evaluation import WIN, value
 from corridorquest.engine import GameRecord, GameState, Seat
 
@@ -76,6 +78,7 @@ def analyse(
     Raises `engine.EngineError` (`ReplayError`, `IllegalActionError`, `NotationError`) on an
     action the rules refuse; `ValueError` on a level outside 1..6.
     """
+    search = level_for(level)._replace(noise=0.0)
     state, actions = _start(record)
     rows: list[PlyAnalysis] = []
     for ply, text in enumerate(actions, start=1):
@@ -83,7 +86,7 @@ def analyse(
         if me is None:
             raise ValueError(f"ply {ply}: {text} after the end of the game")
         before = value(state, me)
-        best = choose(state, level, ANALYSIS_SEED)
+        best = choose(state, search, ANALYSIS_SEED)
         if best == text:
             state.play_notation(text)
             after = best_after = value(state, me)

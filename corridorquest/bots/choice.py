@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from corridorquest.bots.evaluation import value
-from corridorquest.bots.levels import level_for
+from corridorquest.bots.levels import Level, level_for
 from corridorquest.bots.search import (
     Action,
     ModelSearch,
@@ -69,12 +69,14 @@ def _rng(seed: int, state: GameState) -> random.Random:
     return random.Random(f"corridorquest-bot:{seed}:{state.ply}:{state.turn}")
 
 
-def _level_one(state: GameState, me: Seat, moves: list[Action], rng: random.Random) -> Action:
+def _level_one(
+    state: GameState, me: Seat, moves: list[Action], rng: random.Random, budget: Level
+) -> Action:
     """Level 1: walks along a shortest path; now and then (``wall_chance``) a random wall
     near the opponent, badly placed as often as not. Without walls in hand it just walks."""
     steps = [action for action in moves if not hasattr(action, "wall")]
     walls = [action for action in moves if hasattr(action, "wall")]
-    if walls and rng.random() < level_for(1).wall_chance:
+    if walls and rng.random() < budget.wall_chance:
         near = []
         for seat, square in state.pawns.items():
             if seat is me:
@@ -100,13 +102,15 @@ def _onward(state: GameState, me: Seat, moves: list[Action]) -> list[Action]:
     return onward or moves
 
 
-def choose(record: Record, level: int, seed: int) -> str:
-    """The action (canonical notation) of the player to move, at ``level`` (1-6).
+def choose(record: Record, level: int | Level, seed: int) -> str:
+    """The action (canonical notation) of the player to move, at ``level`` (1-6, or a
+    ``Level`` budget of its own, as the analysis's search without noise).
 
     Pure and deterministic: the same record, level and seed give the same action. With a
     ``SeatView`` the bot knows only what that seat sees (SPEC §4).
     """
-    budget = level_for(level)
+    budget = level if isinstance(level, Level) else level_for(level)
+    walks_only = budget.nodes == 0  # level 1: no search
     state, refused = position_of(record)
     if state.turn is None or state.winner is not None:
         raise IllegalActionError("the game is finished: no action to choose")
@@ -115,7 +119,7 @@ def choose(record: Record, level: int, seed: int) -> str:
         raise IllegalActionError(f"it is {me.title}'s turn, not {record.seat.title}'s")
     banned = set(refused)
     rng = _rng(seed, state)
-    if level == 1:
+    if walks_only:
         moves = [*ordered_steps(state, me), *state.legal_walls(me)]
     else:
         moves = candidates(state, me, root_walls(budget, len(state.seats)))
@@ -135,8 +139,8 @@ def choose(record: Record, level: int, seed: int) -> str:
     for action in moves:  # a step onto the goal wins at once
         if not hasattr(action, "wall") and is_goal(me, action.to, state.size):
             return format_action(action)
-    if level == 1:
-        return format_action(_level_one(state, me, moves, rng))
+    if walks_only:
+        return format_action(_level_one(state, me, moves, rng, budget))
     if state.ply >= ONWARD_AFTER * state.size**2:
         moves = _onward(state, me, moves)
     if len(moves) == 1:

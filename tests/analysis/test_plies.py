@@ -27,7 +27,9 @@ def test_one_row_per_ply_for_the_player_who_moved() -> None:
 def test_mistakes_are_where_the_evaluation_dropped() -> None:
     rows = analyse(RECORD, level=2)
     marked = [row.ply for row in rows if row.mistake]
-    assert marked == [10, 26]  # a step sideways (b5), a step back (a5)
+    # a step sideways (b5), a wall behind one's own pawn (c1h: spent for nothing), a step
+    # back (a5); the level's search without its noise finds c1h's better (noisy, it did not)
+    assert marked == [10, 17, 26]
     for row in rows:
         if row.mistake:
             assert row.after <= row.before - MISTAKE_DROP
