@@ -345,7 +345,7 @@ class ResultsFile:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.done: dict[str, tuple[str, dict[str, Any]]] = {}
+        self.done: dict[str, dict[str, dict[str, Any]]] = {}  # task -> version -> result
         self.reused = 0  # games of the last run read from the file, not played
         if path is not None and path.exists():
             for line in path.read_text().splitlines():
@@ -353,13 +353,14 @@ class ResultsFile:
                     record = json.loads(line)
                 except ValueError:
                     continue  # a line cut short by a kill
-                self.done[json.dumps(record["task"])] = (record.get("version"), record["result"])
+                played = self.done.setdefault(json.dumps(record["task"]), {})
+                played[record.get("version", "")] = record["result"]
 
     def get(self, task: tuple) -> dict[str, Any] | None:
-        found = self.done.get(json.dumps(_plain(task)))
-        if found is None or found[0] != code_version(task[2]):
+        found = self.done.get(json.dumps(_plain(task)), {}).get(code_version(task[2]))
+        if found is None:
             return None  # not played yet, or played by other code
-        result = dict(found[1])
+        result = dict(found)
         result["key"] = tuple(result["key"])
         result["names"] = tuple(result["names"])
         return result

@@ -64,3 +64,6 @@ def test_a_rerun_plays_only_the_games_of_a_retuned_level(tmp_path: Path) -> None
     retuned = run_benchmark(tmp_path, "retuned", results)
     assert "games_from_results_file=2" in retuned  # level 1's games kept, level 2's replayed
     assert len(results.read_text().splitlines()) == 6
+
+    back = run_benchmark(tmp_path, "as-is", results)
+    assert "games_from_results_file=4" in back  # the file keeps each version's games
