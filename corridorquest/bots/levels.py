@@ -36,7 +36,8 @@ class Level(NamedTuple):
 
 LEVELS: dict[int, Level] = {
     # walks a shortest path and now and then drops a random wall near the opponent; adjacent
-    # levels are about 150-250 Elo apart (benchmarks/bots.py, docs/contributing/bots.md)
+    # levels are meant to stand 100-250 Elo apart: the measured steps are in
+    # benchmarks/README.md (benchmarks/bots.py; docs/contributing/bots.md)
     1: Level(nodes=0, walls=0, wide=False, noise=0.0, wall_chance=0.03),
     # one ply: the best-looking action of a few, with a lot of noise
     2: Level(nodes=8, walls=2, wide=False, noise=1.35),

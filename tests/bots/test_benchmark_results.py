@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RUNNER = """
 import sys
 sys.path[:0] = [{root!r}, {bench!r}]
-from corridorquest.bots.levels import LEVELS, Level
+from corridorquest.bots.levels import LEVELS
 if sys.argv[1] == "retuned":
     LEVELS[2] = LEVELS[2]._replace(noise=LEVELS[2].noise + 0.5)
 sys.argv = ["bots.py", *sys.argv[2:]]
