@@ -40,10 +40,10 @@ LEVELS: dict[int, Level] = {
     # benchmarks/README.md (benchmarks/bots.py; docs/contributing/bots.md)
     1: Level(nodes=0, walls=0, wide=False, noise=0.0, wall_chance=0.03),
     # one ply: the best-looking action of a few, with a lot of noise
-    2: Level(nodes=8, walls=2, wide=False, noise=1.35),
+    2: Level(nodes=8, walls=2, wide=False, noise=1.5),
     3: Level(nodes=30, walls=4, wide=False, noise=0.8),
-    4: Level(nodes=300, walls=8, wide=False, noise=0.25),
-    5: Level(nodes=700, walls=12, wide=True, noise=0.0),
+    4: Level(nodes=200, walls=8, wide=False, noise=0.4),
+    5: Level(nodes=500, walls=12, wide=True, noise=0.0),
     6: Level(nodes=4000, walls=16, wide=True, noise=0.0),
 }
 
