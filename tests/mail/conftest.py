@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
 from tests.support.server import free_port  # aiosmtpd refuses port 0
+from tests.support.smtp_inbox import SmtpController
 from tests.support.tls import self_signed_certificate
 
 
@@ -79,7 +79,7 @@ def _serving(
             # aiosmtpd does not see implicit TLS as TLS for AUTH; the socket is TLS anyway.
             "auth_require_tls": not implicit_tls,
         }
-    controller = Controller(inbox, hostname="127.0.0.1", port=port, **options)
+    controller = SmtpController(inbox, hostname="127.0.0.1", port=port, **options)
     controller.start()
     try:
         yield SmtpServer(port, inbox, str(certificate[0]) if certificate else None)

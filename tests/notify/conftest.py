@@ -21,13 +21,13 @@ from typing import Any
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from corridorquest.store import Store, outbox
 from corridorquest.store.models import OutboxItem
 from tests.support.ntfy_recorder import NtfyRecorder
 from tests.support.server import RunningServer, free_port, running_server
+from tests.support.smtp_inbox import SmtpController
 from tests.support.users import auth, insert_user
 
 TOKEN = "tk_notify_test_token"
@@ -94,7 +94,7 @@ class Mailbox:
 def smtp() -> Iterator[Mailbox]:
     box = Mailbox()
     box.port = free_port()  # aiosmtpd refuses port 0
-    controller = Controller(box, hostname="127.0.0.1", port=box.port)
+    controller = SmtpController(box, hostname="127.0.0.1", port=box.port)
     controller.start()
     try:
         yield box
