@@ -23,7 +23,9 @@ what was delivered during the run and how long the backlog took to drain after i
 With --bot-games N, another run (a fresh database) keeps N bot-only games in play
 (--bot-level against the level below; BOT_WORKERS=1, the default) beside the load and
 prints its moves per second for people and the ratio to the run without (issue 27: at
-least 0.8 with 8 games at level 4).
+least 0.8 with 8 games at level 4). Those games are played at the server's
+BOTS_ONLY_PACE (1 s between two moves by default); --bots-only-pace sets it (0: as fast
+as the bots think, the figures measured before the pace existed).
 
 Output: `name=value` lines. The load generator runs in this process, the server in
 another; on a 2-core machine they compete for the CPU (see benchmarks/README.md).
@@ -542,7 +544,10 @@ async def benchmark(args: argparse.Namespace, work: Path) -> None:
         print(f"ratio_notify_to_quiet={notify_rate / server_rate:.3f}")
     if args.bot_games:
         bots_rate, _, _ = await server_run(
-            args, work / "bots", "bots_beside_moves", True, {"BOT_WORKERS": "1"},
+            args, work / "bots", "bots_beside_moves", True,
+            {"BOT_WORKERS": "1"} | (
+                {} if args.bots_only_pace is None else {"BOTS_ONLY_PACE": args.bots_only_pace}
+            ),
             bot_games=args.bot_games,
         )
         print(f"ratio_bots_beside_to_quiet={bots_rate / server_rate:.3f}")
@@ -656,6 +661,9 @@ def main() -> None:
     parser.add_argument("--bot-games", type=int, default=0,
                         help="also run with this many bot-only games in play beside the "
                         "load (a finished one replaced) and print the ratio to the run without")
+    parser.add_argument("--bots-only-pace", default=None, metavar="SECONDS",
+                        help="BOTS_ONLY_PACE of the --bot-games run (default: the server's "
+                        "default, 1 s; 0: as fast as the bots think)")
     parser.add_argument("--bot-level", type=int, default=4, choices=range(1, 7),
                         help="the level of the bots of --bot-games (against the level below)")
     args = parser.parse_args()

@@ -3,10 +3,11 @@
 
     .venv/bin/python benchmarks/bot_ply_cost.py [--games 8] [--level 4] [--seconds 20]
 
-Starts the server (SQLite in a temporary directory, BOT_WORKERS=1, as `api_load.py`
-does), keeps --games bot-only 2-player 9x9 games in play (--level against the level
-below, `api_load.keep_bot_games`), and after 3 s reads for --seconds the CPU time of the
-server process and of its children (the bot worker) from /proc. Prints `name=value`:
+Starts the server (SQLite in a temporary directory, BOT_WORKERS=1 as `api_load.py`
+does, BOTS_ONLY_PACE=0), keeps --games bot-only 2-player 9x9 games in play (--level
+against the level below, `api_load.keep_bot_games`), and after 3 s reads for --seconds
+the CPU time of the server process and of its children (the bot worker) from /proc.
+Prints `name=value`:
 
     bot_ply_cost_plies=...               bot plies played in the measured time
     bot_ply_cost_server_ms_per_ply=...   server CPU (user + system) per bot ply
@@ -69,7 +70,8 @@ async def measure(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="cq-bot-ply-cost-") as tmp:
         work = Path(tmp)
         port = api_load.free_port()
-        server = api_load.start_server(work, port, None)
+        # BOTS_ONLY_PACE=0: the bots-only games play as fast as the bots think
+        server = api_load.start_server(work, port, {"BOTS_ONLY_PACE": "0"})
         try:
             base = f"http://127.0.0.1:{port}/api/v1"
             async with httpx.AsyncClient(base_url=base, timeout=60) as api:

@@ -347,6 +347,15 @@ class Settings(BaseSettings):
         "level is a fixed search budget) is given up and a legal fallback is played "
         "(the first step of a shortest path), with a warning in the log.",
     )
+    bots_only_pace: FractionalSeconds = Field(
+        1.0,
+        ge=0,
+        le=60,
+        description="In a game of bots only, a bot's move is played no sooner than this "
+        "after the game's previous move (seconds, 0.5 or 500ms), a pace its spectators "
+        "can follow; a game with a person in it is not paced (a bot answers a person at "
+        "once). 0: as fast as the bots think.",
+    )
     scheduler_interval: Seconds = Field(
         60,
         description="How often the scheduler purges (cancelled games, expired codes, "

@@ -139,6 +139,7 @@ def pyz_server(built: Built) -> Iterator[PyzServer]:
             EMAIL_BACKEND="file",
             MAIL_DIR=str(home / "mail"),
             MOTD=MOTD,
+            BOTS_ONLY_PACE="100ms",  # the game of bots only below, a few seconds long
         )
         log_path = home / "server.log"
         with open(log_path, "wb") as log:

@@ -6,6 +6,7 @@
   the use case a person's move goes through (base revision, idempotency key derived from
   the game and revision: with several processes exactly one plays each bot move). It also
   answers wall offers that pay the bot.
+- `pacing.py`: games of bots only are played BOTS_ONLY_PACE apart (for their spectators).
 - `seat_views.py`: the bot's `SeatView` built from the seat's game view and history as the
   API gives them (never from the stored state).
 - `worker.py`: what runs in the worker processes (`BOT_WORKERS`): the engine of

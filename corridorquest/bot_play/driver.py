@@ -15,7 +15,7 @@ case of a person's move, with base_revision = the revision it computed from and 
 idempotency key `bot-move:<game>:<revision>`: a retry, or another process playing the
 same bot move, finds the move already played (the stored answer, or 409 stale_revision),
 so each bot move is played exactly once. Events, notifications and streams follow as for
-a person.
+a person. In a game of bots only the moves are played BOTS_ONLY_PACE apart (`pacing.py`).
 
 Invisible walls: an action refused because of a wall the bot cannot see does not lose its
 turn (SPEC §4); the bot notes the bumped edge as a marker (as a player would; it stays
@@ -36,6 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from corridorquest.bot_play import worker
+from corridorquest.bot_play.pacing import BotsOnlyPace
 from corridorquest.bot_play.seat_views import seat_view_from_api
 from corridorquest.bots import SeatView
 from corridorquest.bots.view import edge_between
@@ -83,6 +84,7 @@ class BotDriver:
         self._closed = False
         # game id -> bot user id -> the game's history as that bot saw it (`_history`)
         self._histories: OrderedDict[int, dict[int, list[dict[str, Any]]]] = OrderedDict()
+        self.pace = BotsOnlyPace(ctx.settings.bots_only_pace)
 
     def _new_pool(self) -> ProcessPoolExecutor:
         # spawn: a fresh interpreter that imports worker.py alone (no fork of a server with
@@ -225,11 +227,15 @@ class BotDriver:
                 refused, seen = [], revision
                 seat_view = SeatView.from_dict({**seat_view.to_dict(), "refused": []})
             kind, text = await self._choose(bot, game_id, seat_view, level, revision)
+            wait = self.pace.wait(game_id, view)
+            if wait > 0:  # a game of bots only, played at its spectators' pace
+                await asyncio.sleep(wait)
             try:
                 played = await play.play(
                     self.ctx, bot, game_id, kind, text,
                     base_revision=revision, key=move_key(game_id, revision),
                 )
+                self.pace.played(game_id, view)
                 if not played.events:  # the key's stored answer: played by another process
                     log.info("bots: game %d, revision %d: already played by another process",
                              game_id, revision)

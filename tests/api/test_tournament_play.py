@@ -31,7 +31,8 @@ BOTS = [f"b{i}" for i in range(1, 7)]
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     with running_server(
-        tmp_path_factory.mktemp("server"), BOT_WORKERS=1, BOT_SAFETY_INTERVAL="1s"
+        tmp_path_factory.mktemp("server"), BOT_WORKERS=1, BOT_SAFETY_INTERVAL="1s",
+        BOTS_ONLY_PACE="0",  # the bots' games between themselves at full speed
     ) as running:
         yield running
 

@@ -27,11 +27,13 @@ from tests.support.server import (
 from tests.support.sse import EventReader
 from tests.support.users import auth, insert_user
 
+PACE = 1.2  # BOTS_ONLY_PACE here: seconds between two moves of a game of bots only
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     with running_server(tmp_path_factory.mktemp("server"), bot_workers=1,
-                        stream_keepalive=1) as running:
+                        stream_keepalive=1, bots_only_pace=PACE) as running:
         yield running
 
 
@@ -95,6 +97,35 @@ def test_a_bots_moves_appear_on_the_games_stream(
         shown = events.next("game", timeout=10)["data"]
         assert shown["last_actions"][-1]["username"] == "bot-1"
         assert shown["turn_username"] == "ann"
+
+
+def test_a_game_of_bots_only_is_played_at_its_spectators_pace(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    """BOTS_ONLY_PACE: the moves of a game of bots only reach its watchers at least the
+    pace apart; a bot answers a person without waiting for it."""
+    kim = insert_user(server.database_url, "kim")
+    made = client.post("/games", json={"players": 2, "size": 5, "bots": [1, 2], "join": False},
+                       headers=auth(kim))
+    assert made.status_code == 201, made.text
+    gid = made.json()["id"]
+    arrived = []
+    with EventReader(f"{server.api}/games/{gid}/events", kim) as events:
+        for _ in range(4):  # a 5x5 game lasts at least 7 plies
+            events.next("action", timeout=10)
+            arrived.append(time.monotonic())
+    gaps = [later - earlier for earlier, later in zip(arrived[:-1], arrived[1:], strict=True)]
+    assert min(gaps) > PACE - 0.2, gaps
+    assert client.delete(f"/games/{gid}", headers=auth(kim)).status_code == 200
+
+    game = new_game(client, kim, size=5, bots=[1])
+    game = wait_for(client, kim, game["id"], person_turn_or_end("kim"))
+    kind, to = best_step(game)
+    asked = time.monotonic()
+    assert play(client, kim, game["id"], kind, to).status_code == 201
+    answered = wait_for(client, kim, game["id"], person_turn_or_end("kim"))
+    assert answered["revision"] > game["revision"] + 1  # the bot moved
+    assert time.monotonic() - asked < PACE, "a bot facing a person waited for the pace"
 
 
 def test_a_bot_in_an_invisible_walls_game_plays_from_its_seats_view(

@@ -62,7 +62,8 @@ def test_two_processes_play_each_bot_move_exactly_once(
             ids.append(made.json()["id"])
             started_at[made.json()["id"]] = made.json()["revision"]
         places = [tmp_path / "second", tmp_path / "third"]  # started together: they race
-        with processes(server.database_url, places, bot_workers=1, bot_safety_interval=1):
+        with processes(server.database_url, places, bot_workers=1, bot_safety_interval=1,
+                       bots_only_pace=0):
             deadline = time.monotonic() + 60
             for game_id in ids:
                 while get_game(http, ann, game_id)["status"] == "started":
