@@ -143,10 +143,13 @@ def play_5x5_to_the_end(pages: dict[str, Page], watcher: Page, first: str) -> No
     # then the pawns walk towards each other until one jumps the other
     b.click(f'#board [data-to="{square(at[second], second, 1)}"].legal')
     moved(second, square(at[second], second, 1))
+    b_moved_to = at[second]
     wait_turn(a)
     a.click(f'#board [data-to="{square(at[first], first, 1)}"].legal')
     moved(first, square(at[first], first, 1))
     wait_turn(b)
+    # the confirmation of b's last action stays beside the turn's words after a's move
+    assert status(b).startswith(f"Move to {b_moved_to}: done. Your turn"), status(b)
     b.click(f'#board [data-to="{square(at[second], second, 1)}"].legal')
     moved(second, square(at[second], second, 1))
     wait_turn(a)

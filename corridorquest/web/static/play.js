@@ -26,6 +26,7 @@ function playPage(main, play) {
   let seenRevision = null; // the revision of the last board marked
   let touch = false; // the last pointer was a finger (or a pen): a wall needs a second tap
   const declined = new Set(); // offers declined here (they stay open on the server)
+  let lastDone = ""; // "Move to c2: done.": said with the turn's words until the next action
 
   const board = () => document.getElementById("board");
   const svg = () => live.querySelector("#board svg");
@@ -82,7 +83,7 @@ function playPage(main, play) {
         }
       }
     }
-    if (!busy && status.dataset.refused !== "yes") say(turnText());
+    if (!busy && status.dataset.refused !== "yes") say((lastDone ? lastDone + " " : "") + turnText());
   };
 
   const clearPreview = () => {
@@ -111,11 +112,13 @@ function playPage(main, play) {
   const send = (method, path, body, what) => {
     if (busy) return Promise.resolve(null);
     busy = true;
+    lastDone = "";
     say(what + "…");
     return cqApi(method, path, body).then((answer) => {
       busy = false;
       if (answer.ok) {
-        say(what + ": done.");
+        lastDone = what + ": done.";
+        say(lastDone);
       } else if (answer.body && answer.body.reason === "stale_revision") {
         say("The game changed meanwhile: look at the board again (" + words(answer) + ").", true);
       } else {
