@@ -152,8 +152,8 @@ def test_an_invisible_game_plays_in_the_browser_and_shows_each_seat_its_own(
     b.wait_for_selector(f'.offer-list button[data-trade="buying"][data-partner="{a_name}"]',
                         timeout=5000)
     b.click(f'.offer-list button[data-trade="buying"][data-partner="{a_name}"]')
-    # (its "Trade: done." is replaced by the turn's words as soon as the stream brings the
-    # traded board, sometimes before a poll saw it: the panel's count is what stays)
+    # (the panel's count is what the trade changes; the status line's "...: done." is
+    # checked in flows.play_5x5_to_the_end)
     b.wait_for_function("(cell) => document.querySelector(cell)?.textContent.trim() === '11'",
                         arg=walls_left_cell(second), timeout=10000)
     view = api_view(server, tokens[b_name], gid)
