@@ -17,7 +17,7 @@ Cancelled games never finish, so they change nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -92,6 +92,18 @@ def _skill(stored: Stored | None, at: datetime) -> Skill:
     if stored is None:
         return Skill()
     return multiplayer.grown(Skill(stored.rating, stored.deviation), at - stored.last_played_at)
+
+
+def by_rating(players: int, user_ids: Sequence[int]) -> list[int]:
+    """`user_ids` by their rating in the pool of `players`-seat games, the highest first
+    (a player without one at the initial 1500); equal ratings keep the order given.
+    Inside a transaction. (A Swiss tournament's first round pairs in this order.)"""
+    pool = POOLS.get(int(players))
+    if pool is None or not user_ids:
+        return list(user_ids)
+    stored = rating_rows.current(pool, user_ids)
+    return sorted(user_ids, key=lambda uid: -(stored[uid].rating if uid in stored
+                                              else glicko2.INITIAL_RATING))
 
 
 def deviation_now(pool: str, stored: Stored, now: datetime) -> float:

@@ -37,6 +37,7 @@ from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import NotFound
 from corridorquest.services.game_access import load_game
 from corridorquest.services.games import cancel_game, start_game
+from corridorquest.services.ratings import by_rating
 from corridorquest.services.tournament_views import (
     ROUND_ROBINS,
     current_standings,
@@ -130,6 +131,8 @@ def next_round(tournament: Tournament) -> Round | None:
         return None
     ranked = [line.player for line in current_standings(tournament) if line.player in active]
     make = four_player_round if tournament.players == 4 else swiss_round
+    if tournament.round == 0:  # nobody has played: the ranking is the players' ratings
+        return make(by_rating(tournament.players, ranked), History(), first=True)
     return make(ranked, _history(tournament.id))
 
 

@@ -9,15 +9,20 @@ tables and its byes (players who sit out and score a bye's point).
   from round to round; the double round robin plays the single one twice, the second half
   with every pairing's first mover swapped.
 - Swiss (`swiss_round`): players in ranking order (points, then tie-breaks; the first
-  round: the order they entered). With an odd count, the bye goes to the lowest-ranked
-  player who has not had one yet (byes rotate; when everybody has had one, the lowest
-  ranked again). Then each unpaired player, from the top, meets the highest-ranked player
-  below them they have not met yet, so score groups stay together; when no pairing
-  without a repeat exists (few players, many rounds), repeats are allowed, as few as the
-  search finds. Who moves first: the one who moved first less often so far, a tie to the
-  higher ranked.
+  round: by rating, as lichess and FIDE Swiss do, equal ratings in the order they
+  entered). With an odd count, the bye goes to the lowest-ranked player who has not had
+  one yet (byes rotate; when everybody has had one, the lowest ranked again). The first
+  round is folded, as in the Dutch system: the top half meets the bottom half (1 against
+  n/2+1, 2 against n/2+2, ...), the higher ranked moving first on every other table, so
+  the strongest do not knock each other out at once. Later rounds: each unpaired
+  player, from the top, meets the highest-ranked player below them they have not met
+  yet, so score groups stay together; when no pairing without a repeat exists (few
+  players, many rounds), repeats are allowed, as few as the search finds. Who moves
+  first: the one who moved first less often so far, a tie to the higher ranked.
 - Tables of four (`four_player_round`): the same for 4-player games: players in ranking
-  order fill tables of four, each table avoiding players who already met where possible;
+  order fill tables of four, each table avoiding players who already met where possible
+  (the first round folded in quarters: table i seats the i-th player of each quarter of
+  the ranking, and who moves first rotates from table to table);
   a remainder (1 to 3 players) cannot make a table (a 4-player game has four seats), so
   they get byes, which rotate as in Swiss.
 """
@@ -151,11 +156,18 @@ def _first_mover(a: int, b: int, history: History) -> tuple[int, int]:
     return (a, b)
 
 
-def swiss_round(ranked: Sequence[int], history: History) -> Round:
-    """The next Swiss round of 2-player games for `ranked` (active players, best first)."""
+def swiss_round(ranked: Sequence[int], history: History, first: bool = False) -> Round:
+    """The next Swiss round of 2-player games for `ranked` (active players, best first).
+    `first`: the first round, folded (see the module's docstring)."""
     _check_distinct(ranked)
     byes = pick_byes(ranked, len(ranked) % 2, history)
     playing = [p for p in ranked if p not in byes]
+    if first:
+        half = len(playing) // 2
+        return Round(tuple(
+            (playing[i], playing[half + i]) if i % 2 == 0 else (playing[half + i], playing[i])
+            for i in range(half)
+        ), tuple(byes))
     pairs: list[tuple[int, int]] | None = None
     for allowed in range(len(playing) // 2 + 1):
         pairs = _pair(playing, history, allowed)
@@ -170,14 +182,23 @@ def swiss_round(ranked: Sequence[int], history: History) -> Round:
 # --- tables of four -------------------------------------------------------------------------
 
 
-def four_player_round(ranked: Sequence[int], history: History) -> Round:
+def four_player_round(ranked: Sequence[int], history: History, first: bool = False) -> Round:
     """The next round of 4-player tables for `ranked` (active players, best first): a
     remainder of 1 to 3 sits out with byes. Each table, from the top, takes the first
     unseated player and the three best-ranked others that add the fewest meetings already
-    played; the seat order puts the one who moved first least often first."""
+    played; the seat order puts the one who moved first least often first. `first`: the
+    first round, folded (see the module's docstring)."""
     _check_distinct(ranked)
     byes = pick_byes(ranked, len(ranked) % 4, history)
     rest = [p for p in ranked if p not in byes]
+    if first:
+        count = len(rest) // 4
+        folded: list[tuple[int, ...]] = []
+        for i in range(count):
+            table = [rest[i + quarter * count] for quarter in range(4)]
+            shift = i % 4  # who moves first: each quarter's player in turn
+            folded.append(tuple(table[shift:] + table[:shift]))
+        return Round(tuple(folded), tuple(byes))
     tables: list[tuple[int, ...]] = []
     while rest:
         table = [rest.pop(0)]

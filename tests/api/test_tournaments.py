@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from corridorquest.store.models import Game, User
+from corridorquest.store.models import Game, User, UserRating, utcnow
 from tests.support.games import get_game
 from tests.support.rated_games import in_store
 from tests.support.server import RunningServer, running_server
@@ -208,3 +208,26 @@ def test_tables_of_four_seat_four_and_give_the_rest_a_bye(
     assert game["turn_username"] == table["players"][0]
     points = {line["username"]: line["points"] for line in view["standings"]}
     assert points["eve"] == 1, "a bye counts 1"
+
+
+def test_the_first_swiss_round_pairs_by_rating_top_half_against_bottom_half(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    """Entered from the weakest to the strongest, paired by rating all the same: the
+    strongest meets the third, the second the weakest (the Dutch system's first round)."""
+    rated = {"low": 1300.0, "mid": 1450.0, "high": 1600.0, "top": 1800.0}
+    tokens = {name: insert_user(server.database_url, name) for name in rated}
+
+    def rate() -> None:
+        for name, rating in rated.items():
+            UserRating.create(user=User.get(User.username == name).id, pool="2p",
+                              rating=rating, deviation=60.0, volatility=0.06, games=30,
+                              last_played_at=utcnow())
+
+    in_store(server.database_url, rate)
+    tid = new(client, tokens["low"], name="Rated", kind="swiss", rounds=2, size=5)["id"]
+    for name in rated:  # low, mid, high, top: the order of entry is the reverse of rating
+        assert post(client, tokens[name], f"/tournaments/{tid}/join").status_code == 201
+    view = post(client, tokens["low"], f"/tournaments/{tid}/start").json()
+    tables = [table["players"] for table in view["pairings"][0]["games"]]
+    assert tables == [["top", "mid"], ["low", "high"]], tables

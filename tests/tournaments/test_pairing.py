@@ -170,3 +170,19 @@ def test_the_tournament_rules_are_pure() -> None:
             assert ours or (top != "corridorquest" and top in sys.stdlib_module_names), (
                 f"{module} imports {name}"
             )
+
+
+def test_the_first_swiss_round_is_folded_top_half_against_bottom_half() -> None:
+    """As the Dutch system (lichess, FIDE): 1 meets 5, 2 meets 6, ...; the higher ranked
+    moves first on every other table; an odd field's lowest ranked sits out."""
+    assert swiss_round(list(range(1, 9)), History(), first=True).tables == (
+        (1, 5), (6, 2), (3, 7), (8, 4)
+    )
+    odd = swiss_round([1, 2, 3, 4, 5], History(), first=True)
+    assert (odd.tables, odd.byes) == (((1, 3), (4, 2)), (5,))
+
+
+def test_the_first_round_of_tables_of_four_seats_one_player_of_each_quarter() -> None:
+    played = four_player_round(list(range(1, 10)), History(), first=True)
+    assert played.byes == (9,)
+    assert played.tables == ((1, 3, 5, 7), (4, 6, 8, 2)), "who moves first rotates"
