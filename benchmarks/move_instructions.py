@@ -20,10 +20,21 @@ With --quiet both players turn their e-mail notifications off first (as in
 `move_cost.py --quiet` and api_load); --keep FILE copies callgrind's output there for
 `callgrind_annotate`.
 
+With --moves N the games are long instead: each game is warmed up with 10 moves (not
+counted), then N rounds of one move in each game are counted, every move a random pawn
+step that does not win (no walls, no game's end: what api_load's long random walks
+cost; a short game's end, creation and join weigh in the default figure). With --root
+DIR the server (and the users it is given) come from another checkout of the project,
+to compare commits under the same load (`git worktree add DIR COMMIT`).
+
 Needs valgrind (`apt install valgrind`); about a minute for the default 10 games. The
-server's start under valgrind takes a while.
+server's start under valgrind takes a while. Run it on a quiet machine: a server slowed
+by other processes runs its timers more often per move, and the count grows with them
+(up to a third while a test suite ran beside it).
 
     .venv/bin/python benchmarks/move_instructions.py --games 10
+    .venv/bin/python benchmarks/move_instructions.py --games 4 --moves 60 --quiet
+    .venv/bin/python benchmarks/move_instructions.py --games 4 --moves 60 --quiet --root ../old
 """
 
 from __future__ import annotations
@@ -38,13 +49,15 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from move_cost import Connection, choose, notifications_off  # noqa: E402
+from move_cost import Connection, choose, notifications_off, position  # noqa: E402
 
+from corridorquest.engine import PlaceWall  # noqa: E402
 from tests.support.server import free_port, server_env  # noqa: E402
 from tests.support.users import insert_user  # noqa: E402
 
@@ -78,6 +91,46 @@ def wait_until_up(port: int, server: subprocess.Popen[bytes], log: Path) -> None
     sys.exit("the server did not start under valgrind in time")
 
 
+def users(root: Path, database: str, name: str) -> str:
+    """A user with a session, written by `root`'s own test support (its schema)."""
+    if root == ROOT:
+        return insert_user(database, name)
+    code = ("import sys; from tests.support.users import insert_user; "
+            "print(insert_user(sys.argv[1], sys.argv[2]))")
+    done = subprocess.run([sys.executable, "-c", code, database, name], cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True,
+                          text=True, check=True)
+    return done.stdout.strip()
+
+
+def wander(game: dict[str, Any], rng: random.Random) -> tuple[str, str]:
+    """A random pawn step of the player to move that does not win the game."""
+    state = position(game)
+    steps = []
+    for action in state.legal_actions():
+        if isinstance(action, PlaceWall):
+            continue
+        after = state.copy()
+        after.play(action)
+        if after.winner is None:
+            steps.append(action)
+    step = rng.choice(steps)
+    return ("jump" if step.jump else "move"), str(step)
+
+
+def move(connection: Connection, game: dict[str, Any], tokens: list[str],
+         action: tuple[str, str]) -> dict[str, Any]:
+    seat_token = {s["seat"]: tokens[0] if s["username"] == "player0" else tokens[1]
+                  for s in game["seats"]}
+    status, answer = connection.post(
+        f"/games/{game['id']}/actions", {"type": action[0], "to": action[1]},
+        seat_token[game["turn"]],
+    )
+    if status != 201:
+        sys.exit(f"move refused ({status}): {answer}")
+    return dict(answer)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10, help="games to play")
@@ -85,6 +138,14 @@ def main() -> None:
     parser.add_argument(
         "--quiet", action="store_true",
         help="both players turn their e-mail notifications off first (as api_load's users)",
+    )
+    parser.add_argument(
+        "--moves", type=int, default=0,
+        help="long games: count this many rounds of one non-winning step in each game",
+    )
+    parser.add_argument(
+        "--root", type=Path, default=ROOT,
+        help="the checkout whose server is measured (default: this one)",
     )
     parser.add_argument(
         "--keep", type=Path, default=None,
@@ -103,6 +164,8 @@ def main() -> None:
         database = f"sqlite:///{work / 'corridorquest.db'}"
         port = free_port()
         env = server_env(work, database, port, LOG_LEVEL="WARNING")
+        root = args.root.resolve()
+        env["PYTHONPATH"] = str(root)
         out = work / "callgrind.out"
         command = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
                    f"--callgrind-out-file={out}", sys.executable, "-m", "corridorquest", "serve"]
@@ -111,7 +174,7 @@ def main() -> None:
                                       cwd=work)
         try:
             wait_until_up(port, server, work / "server.log")
-            tokens = [insert_user(database, f"player{i}") for i in range(2)]
+            tokens = [users(root, database, f"player{i}") for i in range(2)]
             connection = Connection(port)
             if args.quiet:
                 notifications_off(connection, tokens)
@@ -120,22 +183,23 @@ def main() -> None:
                 _, game = connection.post("/games", {"players": 2, "size": 9}, tokens[0])
                 _, game = connection.post(f"/games/{game['id']}/players", {}, tokens[1])
                 games.append(game)
-            control(server.pid, "-i", "on")
             moves = 0
-            for game in games:
-                seat_token = {
-                    s["seat"]: tokens[0] if s["username"] == "player0" else tokens[1]
-                    for s in game["seats"]
-                }
-                while game["status"] == "started":
-                    kind, to = choose(game, rng)
-                    status, game = connection.post(
-                        f"/games/{game['id']}/actions", {"type": kind, "to": to},
-                        seat_token[game["turn"]],
-                    )
-                    if status != 201:
-                        sys.exit(f"move refused ({status}): {game}")
-                    moves += 1
+            if args.moves:  # the warm-up, not counted
+                for i, game in enumerate(games):
+                    for _ in range(10):
+                        game = move(connection, game, tokens, wander(game, rng))
+                    games[i] = game
+            control(server.pid, "-i", "on")
+            if args.moves:
+                for _ in range(args.moves):
+                    for i, game in enumerate(games):
+                        games[i] = move(connection, game, tokens, wander(game, rng))
+                        moves += 1
+            else:
+                for game in games:
+                    while game["status"] == "started":
+                        game = move(connection, game, tokens, choose(game, rng))
+                        moves += 1
             control(server.pid, "-i", "off")
             control(server.pid, "-d")
             time.sleep(1)
