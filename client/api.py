@@ -306,6 +306,9 @@ class ApiClient:
         body = {"invitation_code": invitation_code} if invitation_code else {}
         return self.call("POST", f"/games/{game_id}/players", json=body)
 
+    def rematch(self, game_id: int) -> Json:
+        return self.call("POST", f"/games/{game_id}/rematch")
+
     def seat_bot(self, game_id: int, level: int) -> Json:
         return self.call("POST", f"/games/{game_id}/bots", json={"level": level})
 

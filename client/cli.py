@@ -20,6 +20,7 @@ from client.commands import (  # noqa: F401  (each adds its commands to the `gam
     messages,
     play,
     records,
+    rematch,
     trade,
     watch,
 )

@@ -26,7 +26,15 @@ from corridorquest.api.game_schemas import (
     ShowQuery,
 )
 from corridorquest.api.validation import check_text, parse_body, parse_query
-from corridorquest.services import bot_seats, game_list, games, idempotency, play, positions
+from corridorquest.services import (
+    bot_seats,
+    game_list,
+    games,
+    idempotency,
+    play,
+    positions,
+)
+from corridorquest.services import rematch as rematches
 from corridorquest.services.game_access import not_found
 from corridorquest.services.games import GameOptions, WriteResult
 
@@ -96,6 +104,24 @@ async def create(request: Request) -> HTTPResponse:
         )
     return answer(
         await games.create_game(services(request), user, options, idempotency_key(request))
+    )
+
+
+@bp.post("/<game_id:int>/rematch")
+@documented(
+    "Rematch: the same game again, after it finished (one of its players; its bots seated, "
+    "its other players invited)",
+    tag=TAG,
+    ok=(201, GameOut),
+    errors=(403, 404, 409, 422, 429),
+)
+@IDEMPOTENCY
+async def rematch(request: Request, game_id: int) -> HTTPResponse:
+    user = await require_user(request)
+    return answer(
+        await rematches.rematch(
+            services(request), user, checked_id(game_id), idempotency_key(request)
+        )
     )
 
 

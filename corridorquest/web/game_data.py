@@ -86,6 +86,17 @@ def seat_of(user: CurrentUser, view: dict[str, Any]) -> str | None:
     return None
 
 
+def may_ask_rematch(user: CurrentUser, view: dict[str, Any]) -> bool:
+    """Whether the page of finished game `view` offers `user` its rematch: a player of it,
+    or the admin of a game of bots only (the API decides; this only hides the button)."""
+    if seat_of(user, view) is not None:
+        return True
+    seats = view.get("seats") or ()
+    bots = view.get("bots") or {}
+    return bool(seats) and all(s.get("username") in bots for s in seats) and (
+        view.get("admin") == getattr(user, "username", None))
+
+
 def playing(user: CurrentUser, view: dict[str, Any]) -> str | None:
     """The seat of `user` when it plays the game `view` on its page now (a started game,
     not a replay's step): its board gets hit targets and the page its controls."""

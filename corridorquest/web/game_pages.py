@@ -17,6 +17,7 @@ from corridorquest.web.analysis_values import analysis_values
 from corridorquest.web.best_values import best_here
 from corridorquest.web.game_data import (
     live_values,
+    may_ask_rematch,
     page_code,
     page_game,
     requested_step,
@@ -39,6 +40,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
     live = view["status"] in ("waiting", "started")
     replay = view["status"] == "finished"
     code = page_code(request)
+    rematch = replay and may_ask_rematch(user, view)
     actions = len(await history(services(request), user, game_id, code)) if replay else 0
     at = actions
     if replay:  # ?at=N: the replay at that step (ignored while the game is live)
@@ -60,6 +62,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
         game_id=game_id,
         live=live,
         replay=replay,
+        rematch=rematch,
         rating_changes=rated["players"] if rated else [],
         at=at,
         actions=actions,

@@ -1,9 +1,10 @@
 """cq with the server's bots (SPEC §13): a person plays a 4-player game against three bots
-to the end, seats a bot in a waiting game, and bad seating is refused with the server's
-reason. Small boards and levels 1-3: each bot move takes milliseconds."""
+to the end and asks for a rematch, seats a bot in a waiting game, and bad seating is
+refused with the server's reason. Small boards and levels 1-3: each bot move takes milliseconds."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -60,6 +61,17 @@ def test_a_person_plays_a_four_player_game_with_three_bots_to_the_end(cq: Cq) ->
     assert history.exit_code == 0
     listed = cq("game", "list", "-u", "me", profile="ann")
     assert "bot-3 (bot 3)" in listed.output, listed.output
+    # the same game again: the three bots take their seats and it starts at once
+    again = cq("game", "rematch", "-g", str(game_id), profile="ann")
+    assert again.exit_code == 0, again.output
+    assert f"Rematch of game {game_id}: game " in again.output
+    assert "bot-1 (level 1), bot-2 (level 2), bot-3 (level 3); it has started." in again.output
+    match = re.search(r"Rematch of game \d+: game (\d+)", again.output)
+    assert match, again.output
+    rematch = game_json(cq, int(match.group(1)), "ann")
+    assert (rematch["status"], rematch["players"], rematch["size"]) == ("started", 4, 5)
+    refused = cq("game", "rematch", "-g", str(rematch["id"]), profile="ann")
+    assert refused.exit_code != 0 and "a rematch follows a finished game" in refused.output
 
 
 def test_cq_game_bot_seats_a_bot_and_the_bot_plays(cq: Cq) -> None:

@@ -1,0 +1,63 @@
+"""Rematch (as on lichess): after a finished game, one of its players starts the same
+game again: same size, players, modes and privacy, the same bots seated, the other
+people invited (an invitation, by e-mail and ntfy as they chose). The caller is the new
+game's admin and first player; a game of bots only is played again by its bots, its
+admin watching (the admin of such a game may ask for its rematch).
+
+Refused, with nothing made: a game the caller cannot see (404 `game_not_found`), a game
+that is not finished (409 `game_not_finished`), a caller who did not play in it (403
+`not_a_player`). The new game is made by `bot_seats.create_with_bots` (or
+`games.create_game`), so the creation's own checks (waiting games per user, invitation
+mails per hour) apply, and an idempotency key makes a retry answer the same game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from corridorquest.services import bot_seats, games
+from corridorquest.services.auth import CurrentUser
+from corridorquest.services.context import ServiceContext
+from corridorquest.services.errors import Conflict, Forbidden
+from corridorquest.services.game_access import load_visible
+from corridorquest.services.games import GameOptions
+from corridorquest.services.unit_of_work import WriteResult
+
+
+@dataclass(frozen=True)
+class _Again:
+    options: GameOptions
+    levels: list[int]
+    join: bool
+
+
+def _again(game_id: int, user: CurrentUser) -> _Again:
+    """What the rematch of `game_id` asked by `user` is (inside a transaction)."""
+    loaded = load_visible(game_id, user)
+    game = loaded.game
+    if game.status != "finished":
+        raise Conflict("game_not_finished",
+                       f"game {game_id} is {game.status}: a rematch follows a finished game")
+    users = [player.user for player in loaded.players]
+    bots_only = all(u.bot_level is not None for u in users)
+    if loaded.player_of(user.id) is None and not (bots_only and game.admin_id == user.id):
+        raise Forbidden("not_a_player", f"you did not play in game {game_id}")
+    people = [u.username for u in users if u.bot_level is None and u.id != user.id]
+    options = GameOptions(
+        players=game.players, size=game.size, masked=game.masked,
+        invisible=game.invisible, private=game.private, invitees=people,
+    )
+    levels = sorted(u.bot_level for u in users if u.bot_level is not None)
+    return _Again(options, levels, join=not bots_only)
+
+
+async def rematch(
+    ctx: ServiceContext, user: CurrentUser, game_id: int, key: str | None = None
+) -> WriteResult:
+    """A new game like finished game `game_id`, its bots seated, its people invited."""
+    again = await ctx.store.transaction(_again, game_id, user)
+    if again.levels or not again.join:
+        return await bot_seats.create_with_bots(
+            ctx, user, again.options, again.levels, key, again.join
+        )
+    return await games.create_game(ctx, user, again.options, key)

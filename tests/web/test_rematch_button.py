@@ -1,0 +1,57 @@
+"""The "Rematch" button of a finished game's page: its players see it, a spectator does
+not; a click makes the same game again (the opponent invited) and opens its page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser
+
+from tests.support.rated_games import duel
+from tests.support.server import RunningServer
+from tests.support.users import auth
+from tests.web.browser import browser_page, chromium_missing
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if chromium_missing():
+        pytest.skip("needs /usr/bin/chromium")
+    with browser_page() as found:
+        yield found
+
+
+def logged_in(browser: Browser, server: RunningServer, token: str) -> Any:
+    context = browser.new_context()
+    context.add_cookies([{"name": "cq_session", "value": token, "url": server.base_url}])
+    return context
+
+
+def test_a_player_clicks_rematch_and_lands_on_the_new_game(
+    server: RunningServer, client: httpx.Client, tokens: Any, browser: Browser
+) -> None:
+    people = tokens(("rem_ann", "rem_bob", "rem_cy"))
+    done = duel(client, server.database_url, people, "rem_ann", "rem_bob")
+    spectator = logged_in(browser, server, people["rem_cy"])
+    seen = spectator.new_page()
+    seen.goto(f"{server.base_url}/games/{done['id']}")
+    seen.wait_for_selector("#replay")
+    assert seen.locator("#rematch-button").count() == 0  # not a player of it
+    spectator.close()
+
+    player = logged_in(browser, server, people["rem_ann"])
+    page = player.new_page()
+    page.goto(f"{server.base_url}/games/{done['id']}")
+    page.click("#rematch-button")
+    page.wait_for_url(lambda url: "/games/" in url and not url.endswith(f"/games/{done['id']}"),
+                      timeout=5000)
+    page.wait_for_selector(".status")
+    new_id = int(page.url.rsplit("/", 1)[1].split("?")[0])
+    assert new_id != done["id"]
+    assert "waiting for players (1 of 2)" in page.inner_text(".status")
+    game = client.get(f"/games/{new_id}", headers=auth(people["rem_ann"])).json()
+    assert (game["admin"], game["size"], game["waiting_players"]) == ("rem_ann", 5, ["rem_ann"])
+    player.close()
