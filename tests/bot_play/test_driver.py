@@ -27,7 +27,7 @@ from tests.support.server import (
 from tests.support.sse import EventReader
 from tests.support.users import auth, insert_user
 
-PACE = 1.2  # BOTS_ONLY_PACE here: seconds between two moves of a game of bots only
+PACE = 3.0  # BOTS_ONLY_PACE here: seconds between two moves of a game of bots only
 
 
 @pytest.fixture(scope="module")
@@ -111,11 +111,11 @@ def test_a_game_of_bots_only_is_played_at_its_spectators_pace(
     gid = made.json()["id"]
     arrived = []
     with EventReader(f"{server.api}/games/{gid}/events", kim) as events:
-        for _ in range(4):  # a 5x5 game lasts at least 7 plies
-            events.next("action", timeout=10)
+        for _ in range(3):  # a 5x5 game lasts at least 7 plies
+            events.next("action", timeout=15)
             arrived.append(time.monotonic())
     gaps = [later - earlier for earlier, later in zip(arrived[:-1], arrived[1:], strict=True)]
-    assert min(gaps) > PACE - 0.2, gaps
+    assert min(gaps) > PACE / 2, gaps  # (unpaced: a few milliseconds)
     assert client.delete(f"/games/{gid}", headers=auth(kim)).status_code == 200
 
     game = new_game(client, kim, size=5, bots=[1])
