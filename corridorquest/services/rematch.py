@@ -4,9 +4,9 @@ people invited (an invitation, by e-mail and ntfy as they chose). The caller is 
 game's admin and first player; a game of bots only is played again by its bots, its
 admin watching (the admin of such a game may ask for its rematch).
 
-Refused, with nothing made: a game the caller cannot see (404 `game_not_found`), a game
-that is not finished (409 `game_not_finished`), a caller who did not play in it (403
-`not_a_player`). The new game is made by `bot_seats.create_with_bots` (or
+Refused, with nothing made: a game the caller cannot see (404 `game_not_found`), a caller
+who did not play in it (403 `not_a_player`), a game that is not finished (409
+`game_not_finished`). The new game is made by `bot_seats.create_with_bots` (or
 `games.create_game`), so the creation's own checks (waiting games per user, invitation
 mails per hour) apply, and an idempotency key makes a retry answer the same game.
 """
@@ -35,13 +35,13 @@ def _again(game_id: int, user: CurrentUser) -> _Again:
     """What the rematch of `game_id` asked by `user` is (inside a transaction)."""
     loaded = load_visible(game_id, user)
     game = loaded.game
-    if game.status != "finished":
-        raise Conflict("game_not_finished",
-                       f"game {game_id} is {game.status}: a rematch follows a finished game")
     users = [player.user for player in loaded.players]
     bots_only = all(u.bot_level is not None for u in users)
     if loaded.player_of(user.id) is None and not (bots_only and game.admin_id == user.id):
         raise Forbidden("not_a_player", f"you did not play in game {game_id}")
+    if game.status != "finished":
+        raise Conflict("game_not_finished",
+                       f"game {game_id} is {game.status}: a rematch follows a finished game")
     people = [u.username for u in users if u.bot_level is None and u.id != user.id]
     options = GameOptions(
         players=game.players, size=game.size, masked=game.masked,

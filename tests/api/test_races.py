@@ -136,6 +136,8 @@ NON_PLAYER_WRITES: dict[tuple[str, str], tuple[dict[str, Any] | None, int, str]]
     ("post", "/bots"): ({"level": 1}, 403, "not_game_admin"),
     # - an analysis may be asked for by anyone who sees the game, once it has ended.
     ("post", "/analysis"): (None, 403, "game_in_play"),
+    # - a rematch, by a player of the finished game (a non-player of any game: refused).
+    ("post", "/rematch"): (None, 403, "not_a_player"),
 }
 
 

@@ -49,6 +49,7 @@ def test_command_tree_matches_the_manual() -> None:
         "watch",  # added after the manual (issue 16: follow a game live)
         "bot",  # issue 27: seat a bot
         "export", "import", "analyse",  # issue 31: game records and analysis
+        "rematch",  # the same finished game again (as lichess)
     }
     assert set(game.commands) == manual | since
 

@@ -45,7 +45,7 @@ def test_subcommands_and_options_complete(config_dir: Path) -> None:
         "show", "new", "list", "join", "change", "cancel", "move", "jump", "place",
         "message", "offer", "trade", "mark", "unmark", "leaderboard", "watch", "export", "import",
         "analyse",
-        "bot"}
+        "bot", "rematch"}
     assert completions("game li") == ["list"]
     assert completions("game list -") == ["-s", "--status", "-u", "--user", "-g", "--game",
                                           "--relation", "--help"]
