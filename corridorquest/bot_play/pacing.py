@@ -13,13 +13,9 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+from corridorquest.services.game_views import bots_only
+
 GAMES_KEPT = 256  # games whose last move time is kept (far more than are played at once)
-
-
-def bots_only(view: dict[str, Any]) -> bool:
-    """True when every seat of the game (as the API shows it) is a bot's."""
-    seats = view.get("seats") or []
-    return bool(seats) and all(seat["username"] in view.get("bots", {}) for seat in seats)
 
 
 class BotsOnlyPace:

@@ -210,6 +210,13 @@ def bots_of(loaded: LoadedGame) -> dict[str, dict[str, int]]:
     }
 
 
+def bots_only(view: dict[str, Any]) -> bool:
+    """Whether every seat of a game view is a bot's (a game of bots only, SPEC §13)."""
+    seats = view.get("seats") or ()
+    bots = view.get("bots") or {}
+    return bool(seats) and all(seat.get("username") in bots for seat in seats)
+
+
 def guests_of(loaded: LoadedGame) -> list[str]:
     """The guests among the players (GUESTS=on), by username, in join order."""
     return [player.user.username for player in loaded.players if player.user.guest]

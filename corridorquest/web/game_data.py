@@ -14,6 +14,7 @@ from corridorquest.drawing.board_svg import board_svg
 from corridorquest.services import games, messages, positions
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import NotFound, Unprocessable
+from corridorquest.services.game_views import bots_only
 from corridorquest.web.best_values import best_caption
 from corridorquest.web.join_qr import join_qr
 
@@ -91,10 +92,7 @@ def may_ask_rematch(user: CurrentUser, view: dict[str, Any]) -> bool:
     or the admin of a game of bots only (the API decides; this only hides the button)."""
     if seat_of(user, view) is not None:
         return True
-    seats = view.get("seats") or ()
-    bots = view.get("bots") or {}
-    return bool(seats) and all(s.get("username") in bots for s in seats) and (
-        view.get("admin") == getattr(user, "username", None))
+    return bots_only(view) and view.get("admin") == getattr(user, "username", None)
 
 
 def playing(user: CurrentUser, view: dict[str, Any]) -> str | None:

@@ -6,27 +6,17 @@ shown is the text typed, and no script of it runs. (Usernames take letters, digi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.support.games import started_game
 from tests.support.server import RunningServer
 from tests.support.users import auth
-from tests.web.browser import Browser, browser_page, chromium_missing
+from tests.web.browser import Browser
 
 HOSTILE = """<script>window.pwned = 1</script> Tom & Jerry <b>bold</b> "double" 'single' &amp;"""
 ESCAPED = "&lt;script&gt;window.pwned = 1&lt;/script&gt; Tom &amp; Jerry &lt;b&gt;bold&lt;/b&gt;"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if chromium_missing():
-        pytest.skip("needs /usr/bin/chromium")
-    with browser_page() as found:
-        yield found
 
 
 def test_a_message_with_markup_shows_as_its_text_on_the_game_pages(

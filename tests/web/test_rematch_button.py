@@ -3,25 +3,14 @@ not; a click makes the same game again (the opponent invited) and opens its page
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from playwright.sync_api import Browser
 
 from tests.support.rated_games import duel
 from tests.support.server import RunningServer
 from tests.support.users import auth
-from tests.web.browser import browser_page, chromium_missing
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if chromium_missing():
-        pytest.skip("needs /usr/bin/chromium")
-    with browser_page() as found:
-        yield found
 
 
 def logged_in(browser: Browser, server: RunningServer, token: str) -> Any:
