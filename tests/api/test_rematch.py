@@ -84,6 +84,7 @@ def test_a_rematch_against_a_bot_seats_the_bot_and_starts_at_once(
         ("started", 409, "game_not_finished"),
         ("stranger", 403, "not_a_player"),
         ("missing", 404, "game_not_found"),
+        ("private", 404, "game_not_found"),  # a private game a stranger may not see
     ],
 )
 def test_a_rematch_is_refused_with_a_reason_and_makes_nothing(
@@ -96,6 +97,9 @@ def test_a_rematch_is_refused_with_a_reason_and_makes_nothing(
         asker, game_id = "ann", game["id"]
     elif case == "stranger":
         asker, game_id = "cid", duel(client, server.database_url, tokens, "ann", "bob")["id"]
+    elif case == "private":
+        done = duel(client, server.database_url, tokens, "ann", "bob", private=True)
+        asker, game_id = "cid", done["id"]
     else:
         asker, game_id = "ann", 999_999
     before = games_count(server)
