@@ -183,6 +183,14 @@ class SessionsEnded(Event):
 
 
 @dataclass(frozen=True)
+class AccountChanged(Event):
+    """What a session says of its user changed otherwise: a new e-mail address, a guest
+    made a full account (services/known_sessions.py reads its sessions again)."""
+
+    user_id: int
+
+
+@dataclass(frozen=True)
 class AdminRightsChanged(Event):
     """The user was promoted (`is_admin`) or demoted: its streams see what it may now."""
 

@@ -1,5 +1,8 @@
 """What every service function receives: settings, the store, the event bus.
 
+On SQLite it also holds the sessions read lately (`known_sessions`,
+services/known_sessions.py), dropped by the bus's events.
+
 The API opens one `ServiceContext` per server process at start and closes it at stop;
 scripts and tests may open their own. Password hashing (argon2) goes through
 `password_work`: a small pool of its own with a short queue (security/hashing_pool.py),
@@ -19,6 +22,7 @@ from typing import ParamSpec, TypeVar
 from corridorquest.events import Event, EventBus
 from corridorquest.security.hashing_pool import PasswordPool, PasswordPoolBusy
 from corridorquest.services.errors import Unavailable
+from corridorquest.services.known_sessions import KnownSessions
 from corridorquest.settings import Settings
 from corridorquest.store import SqliteOptions, Store
 
@@ -41,6 +45,8 @@ class ServiceContext:
     # inside a write's transaction: tell the other server processes of its events
     # (corridorquest.live.relay on PostgreSQL; None: this process is the only one)
     announce: Callable[[Sequence[Event]], None] | None = field(default=None, repr=False)
+    # the sessions this process read lately (SQLite only; services/known_sessions.py)
+    known_sessions: KnownSessions | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, settings: Settings) -> ServiceContext:
@@ -52,7 +58,11 @@ class ServiceContext:
         )
         store = Store.open(settings.database_url, settings.db_pool_size, sqlite=sqlite)
         store.start_server_mode()
-        return cls(settings=settings, store=store, bus=EventBus())
+        ctx = cls(settings=settings, store=store, bus=EventBus())
+        if store.is_sqlite:  # one server process: every session write is this one's
+            ctx.known_sessions = KnownSessions()
+            ctx.known_sessions.subscribe(ctx.bus)
+        return ctx
 
     async def run_blocking(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run blocking `fn` in the loop's default thread pool, off the event loop.

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
-from corridorquest.events import Event
+from corridorquest.events import AccountChanged, Event
 from corridorquest.security import policy
 from corridorquest.security.ratelimit import RateLimit
 from corridorquest.security.tokens import hash_token, new_token
@@ -250,7 +250,7 @@ async def convert(
         email = policy.check_email(email)
     retention = signup_retention(ctx.settings)
 
-    def write() -> dict[str, Any]:
+    def write() -> tuple[int, dict[str, Any]]:
         user = find_user(username)
         if user is None:
             raise NotFound("user_not_found", f"no user {username!r}")
@@ -263,9 +263,11 @@ async def convert(
         user.notify_turn = user.notify_game = True  # a person's defaults
         user.save()
         record(current, "user.convert", f"user {user.username}", "a guest made a full account")
-        return row_view(user)
+        return user.id, row_view(user)
 
     try:
-        return await ctx.store.transaction(write)
+        user_id, view = await ctx.store.transaction(write)
     except IntegrityError:
         raise Conflict("email_taken", f"the e-mail address {email!r} is already used") from None
+    ctx.bus.publish(AccountChanged(user_id))  # what its sessions say of it changed
+    return view

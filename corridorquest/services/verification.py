@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from corridorquest.events import SessionsEnded
+from corridorquest.events import AccountChanged, SessionsEnded
 from corridorquest.security.tokens import code_matches, hash_code, hash_token, new_code, new_token
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -180,6 +180,7 @@ class _Outcome:
     username: str = ""
     attempts_left: int = 0
     ended: SessionsEnded | None = None  # the sessions it ended (their streams end too)
+    changed: AccountChanged | None = None  # a new e-mail address (what its sessions say)
 
 
 def _check(token: str, code: str, retention_seconds: int) -> _Outcome:
@@ -212,7 +213,7 @@ def _check(token: str, code: str, retention_seconds: int) -> _Outcome:
             (Verification.user == user) & (Verification.id != row.id)
         ).execute()
         return _Outcome("locked", purpose, user.username, ended=end_sessions(user.id))
-    ended = None
+    ended = changed = None
     if purpose == "signup":
         user.verified = True
     elif purpose == "password":
@@ -231,9 +232,10 @@ def _check(token: str, code: str, retention_seconds: int) -> _Outcome:
                 return _Outcome("email_taken", purpose, user.username)
             holder.delete_instance()
         user.email = new_email
+        changed = AccountChanged(user.id)
     user.save()
     Verification.delete().where(Verification.id == row.id).execute()
-    return _Outcome("ok", purpose, user.username, ended=ended)
+    return _Outcome("ok", purpose, user.username, ended=ended, changed=changed)
 
 
 async def verify(ctx: ServiceContext, token: str, code: str) -> dict[str, Any]:
@@ -252,6 +254,8 @@ async def verify(ctx: ServiceContext, token: str, code: str) -> dict[str, Any]:
     outcome = await ctx.store.transaction(check)
     if outcome.ended is not None:
         ctx.bus.publish(outcome.ended)
+    if outcome.changed is not None:
+        ctx.bus.publish(outcome.changed)
     purpose = outcome.purpose
     if outcome.kind == "ok":
         return {"purpose": purpose, "username": outcome.username}

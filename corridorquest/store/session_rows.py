@@ -1,7 +1,8 @@
 """The session of a token with its user: the lookup every authenticated request makes.
 
-One indexed statement returning plain values (no model instances), and the idle-expiry
-touch of one session row.
+One indexed statement returning plain values (no model instances), the idle-expiry
+touch of one session row, and SQLite's data version (what tells the sessions a process
+keeps, services/known_sessions.py, that another connection wrote).
 """
 
 from __future__ import annotations
@@ -54,6 +55,14 @@ def session_user(token_hash: str) -> SessionUser | None:
     if row is None:
         return None
     return SessionUser(*fast.convert(_PLAN, row))
+
+
+def data_version() -> int:
+    """SQLite's `PRAGMA data_version` on this connection: it moves when another
+    connection (another process: `corridorquest init-admin`, a hand edit) commits to the
+    database file, never for this connection's own writes."""
+    row = fast.execute("PRAGMA data_version").fetchone()
+    return int(row[0])
 
 
 def touch_session(session_id: int, last_seen_at: datetime, expires_at: datetime) -> bool:

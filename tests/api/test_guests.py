@@ -218,3 +218,18 @@ def test_a_guest_is_asked_before_logging_out_for_good_and_a_user_is_not(
         browser.cookies.set(SESSION_COOKIE, person)
         assert browser.post("/logout").status_code == 303  # no question for a full account
     assert api.get("/users/me", headers=auth(person)).status_code == 401
+
+
+def test_a_guest_made_a_full_account_is_no_longer_asked_before_logging_out(
+    api: httpx.Client, guests_server: RunningServer, admin: str
+) -> None:
+    # its session was used a moment before (services/known_sessions.py keeps it)
+    guest = new_guest(api, "Nell")
+    assert api.get("/users/me", headers=auth(guest)).json()["guest"] is True
+    done = api.post("/admin/users/nell/convert", json={"email": "nell@example.test"},
+                    headers=auth(admin))
+    assert done.status_code == 200, done.text
+    with httpx.Client(base_url=guests_server.base_url, timeout=10.0) as browser:
+        browser.cookies.set(SESSION_COOKIE, guest)
+        assert browser.post("/logout").status_code == 303  # no question: it has an e-mail
+    assert api.get("/users/me", headers=auth(guest)).status_code == 401
