@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from client.commands.game_group import bot_names, echo_game, game
+from client.commands.game_group import echo_game, game
 from client.commands.options import game_id_option
 from client.state import AppState, pass_state
+
+
+def opponents(data: dict[str, Any], me: str | None) -> str:
+    """The other players of a game view: its people ("bob"), then its bots ("bot-2 (level
+    2)")."""
+    bots = data.get("bots") or {}
+    people = [
+        str(seat["username"]) for seat in data.get("seats") or ()
+        if seat["username"] != me and seat["username"] not in bots
+    ]
+    return ", ".join([*people, *(f"{name} (level {mark['level']})" for name, mark in bots.items())])
 
 
 @game.command()
@@ -17,13 +30,15 @@ def rematch(state: AppState, game_id: int) -> None:
 
     Creates the same game (size, players, modes, privacy) with you as its admin: its bots
     take their seats again and its other players are invited (by e-mail and ntfy, as they
-    chose). Against bots only, the new game starts at once.
+    chose). Against bots only, the new game starts at once. When another player of the
+    game asked first, you join that rematch instead; when you are in it already, this
+    shows it.
     """
     with state.api() as api:
         data = api.rematch(game_id)
     made = f"Rematch of game {game_id}: game {data['id']}"
     if data["status"] == "started":
-        click.echo(f"{made} with {bot_names(data)}; it has started.")
+        click.echo(f"{made} with {opponents(data, state.profile.username)}; it has started.")
         echo_game(state, data)
         return
     click.echo(f"{made}. Waiting for players: the others of game {game_id} are invited.")

@@ -145,6 +145,12 @@ class BotMarkOut(BaseModel):
     level: int = Field(description="the bot's level, 1 (weakest) to 6")
 
 
+class RematchOut(BaseModel):
+    id: int = Field(description="the rematch's game")
+    status: Status
+    players: list[str] = Field(description="who has joined it, in join order")
+
+
 class GameOut(BaseModel):
     id: int
     status: Status
@@ -181,6 +187,11 @@ class GameOut(BaseModel):
     scores: dict[str, int]
     online: list[str] = Field(
         default_factory=list, description="players holding a live stream open"
+    )
+    rematch: RematchOut | None = Field(
+        None,
+        description="a finished game's rematch while it waits for its players or is played "
+        "(POST /games/{id}/rematch joins it)",
     )
     cancel_reason: str | None
     created_at: str | None

@@ -15,6 +15,7 @@ from corridorquest.engine import CLOCKWISE, GameState, Seat, wall_cost
 from corridorquest.services import presence
 from corridorquest.services.game_access import LoadedGame
 from corridorquest.services.offer_views import offers_view
+from corridorquest.services.rematch_links import rematch_view
 from corridorquest.services.user_refs import ids_in, render, usernames
 from corridorquest.services.visibility import Visibility, markers_view
 from corridorquest.store.game_rows import ActionRow, recent_actions
@@ -276,6 +277,7 @@ def game_view(
     view["trade_balance"] = viewer.trade_balance if viewer is not None else None
     # the players holding a live stream open (services.presence)
     view["online"] = [roster.names[uid] for uid in presence.online(row("id"), roster.names)]
+    view["rematch"] = rematch_view(row("id")) if row("status") == "finished" else None
     return view
 
 

@@ -25,7 +25,7 @@ from corridorquest.events import (
     PlayerLeft,
     PlayersInvited,
 )
-from corridorquest.services import invitations
+from corridorquest.services import invitations, rematch_links
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -67,6 +67,7 @@ class GameOptions:
     private: bool | None = None
     invite: bool = False
     invitees: list[str] = field(default_factory=list)
+    rematch_of: int | None = None  # the finished game this one plays again (services/rematch.py)
 
 
 # --- helpers used inside transactions ---------------------------------------------------
@@ -211,6 +212,8 @@ async def create_game(
             created_at=now,
         )
         GamePlayer.create(game=game, user=user.id, join_order=0, joined_at=now)
+        if options.rematch_of is not None:
+            rematch_links.link(options.rematch_of, game.id)
         loaded = load_game(game.id)
         events.append(GameCreated(game_id=game.id, revision=game.revision, admin_id=user.id))
         if invitees:

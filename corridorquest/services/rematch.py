@@ -4,6 +4,14 @@ people invited (an invitation, by e-mail and ntfy as they chose). The caller is 
 game's admin and first player; a game of bots only is played again by its bots, its
 admin watching (the admin of such a game may ask for its rematch).
 
+One rematch at a time (services/rematch_links.py): when another player of the finished
+game asked first and its rematch still waits for players, the ask joins that game
+instead of making a second one (so two players who both press "Rematch" meet in one
+game); when the caller plays in the rematch already (it asked before, or joined), the
+answer is that game, and nothing is written. A rematch that is over, or that started
+without the caller (a public game somebody else joined), does not count: the ask makes a
+new one.
+
 Refused, with nothing made: a game the caller cannot see (404 `game_not_found`), a caller
 who did not play in it (403 `not_a_player`), a game that is not finished (409
 `game_not_finished`). The new game is made by `bot_seats.create_with_bots` (or
@@ -13,15 +21,18 @@ mails per hour) apply, and an idempotency key makes a retry answer the same game
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
-from corridorquest.services import bot_seats, games
+from corridorquest.services import bot_seats, games, rematch_links
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Forbidden
 from corridorquest.services.game_access import load_visible
 from corridorquest.services.games import GameOptions
+from corridorquest.services.rematch_links import RematchExists
 from corridorquest.services.unit_of_work import WriteResult
+from corridorquest.store.models import GamePlayer, IntegrityError
 
 
 @dataclass(frozen=True)
@@ -29,6 +40,9 @@ class _Again:
     options: GameOptions
     levels: list[int]
     join: bool
+    rematch: int | None = None  # its rematch that waits for players, or the caller plays
+    playing: bool = False  # the caller plays in `rematch` (or, of bots only, watches it)
+    code: str | None = None  # `rematch`'s invitation code (the caller is invited to it)
 
 
 def _again(game_id: int, user: CurrentUser) -> _Again:
@@ -46,18 +60,42 @@ def _again(game_id: int, user: CurrentUser) -> _Again:
     options = GameOptions(
         players=game.players, size=game.size, masked=game.masked,
         invisible=game.invisible, private=game.private, invitees=people,
+        rematch_of=game_id,
     )
     levels = sorted(u.bot_level for u in users if u.bot_level is not None)
-    return _Again(options, levels, join=not bots_only)
+    again = _Again(options, levels, join=not bots_only)
+    found = rematch_links.open_rematch(game_id)
+    if found is None:
+        return again
+    playing = bots_only or (
+        GamePlayer.select().where((GamePlayer.game == found.id) & (GamePlayer.user == user.id))
+        .exists()
+    )
+    if found.status != "waiting" and not playing:
+        return again  # it started without the caller: a new one
+    return dataclasses.replace(
+        again, rematch=found.id, playing=playing, code=found.invitation_code
+    )
 
 
 async def rematch(
     ctx: ServiceContext, user: CurrentUser, game_id: int, key: str | None = None
 ) -> WriteResult:
-    """A new game like finished game `game_id`, its bots seated, its people invited."""
-    again = await ctx.store.transaction(_again, game_id, user)
-    if again.levels or not again.join:
-        return await bot_seats.create_with_bots(
-            ctx, user, again.options, again.levels, key, again.join
-        )
-    return await games.create_game(ctx, user, again.options, key)
+    """A new game like finished game `game_id`, its bots seated, its people invited; or
+    the rematch another player asked for first, joined; or the one the caller plays."""
+    for attempt in range(2):
+        again = await ctx.store.transaction(_again, game_id, user)
+        if again.rematch is not None:
+            if again.playing:
+                return WriteResult(200, await games.show_game(ctx, user, again.rematch))
+            return await games.join_game(ctx, user, again.rematch, again.code, key=key)
+        try:
+            if again.levels or not again.join:
+                return await bot_seats.create_with_bots(
+                    ctx, user, again.options, again.levels, key, again.join
+                )
+            return await games.create_game(ctx, user, again.options, key)
+        except (RematchExists, IntegrityError):
+            if attempt:  # another player's ask made it meanwhile: join that one
+                raise
+    raise AssertionError("unreachable")

@@ -95,6 +95,18 @@ def may_ask_rematch(user: CurrentUser, view: dict[str, Any]) -> bool:
     return bots_only(view) and view.get("admin") == getattr(user, "username", None)
 
 
+def rematch_words(user: CurrentUser, view: dict[str, Any]) -> str:
+    """The rematch button's words on the page of finished game `view`: "Rematch"; once
+    another player asked, "Accept the rematch" (the same ask joins that game); once `user`
+    plays in it, "Go to the rematch" (the ask answers that game)."""
+    rematch = view.get("rematch")
+    if not rematch:
+        return "Rematch"
+    if getattr(user, "username", None) in rematch["players"]:
+        return "Go to the rematch"
+    return "Accept the rematch"
+
+
 def playing(user: CurrentUser, view: dict[str, Any]) -> str | None:
     """The seat of `user` when it plays the game `view` on its page now (a started game,
     not a replay's step): its board gets hit targets and the page its controls."""

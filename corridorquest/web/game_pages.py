@@ -20,6 +20,7 @@ from corridorquest.web.game_data import (
     may_ask_rematch,
     page_code,
     page_game,
+    rematch_words,
     requested_step,
     step_view,
 )
@@ -40,7 +41,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
     live = view["status"] in ("waiting", "started")
     replay = view["status"] == "finished"
     code = page_code(request)
-    rematch = replay and may_ask_rematch(user, view)
+    rematch = rematch_words(user, view) if replay and may_ask_rematch(user, view) else None
     actions = len(await history(services(request), user, game_id, code)) if replay else 0
     at = actions
     if replay:  # ?at=N: the replay at that step (ignored while the game is live)

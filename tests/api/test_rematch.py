@@ -108,3 +108,43 @@ def test_a_rematch_is_refused_with_a_reason_and_makes_nothing(
     assert games_count(server) == before
     if case == "started":
         assert get_game(client, tokens["ann"], game_id)["status"] == "started"
+
+
+def test_two_players_who_both_ask_for_the_rematch_meet_in_one_game(
+    server: RunningServer, client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    done = duel(client, server.database_url, tokens, "ann", "bob")
+    assert get_game(client, tokens["bob"], done["id"])["rematch"] is None
+    before = games_count(server)
+    asked = client.post(f"/games/{done['id']}/rematch", headers=auth(tokens["ann"]))
+    assert asked.status_code == 201, asked.text
+    rematch = asked.json()["id"]
+    shown = get_game(client, tokens["bob"], done["id"])["rematch"]
+    assert shown == {"id": rematch, "status": "waiting", "players": ["ann"]}
+    # ann asks again (a second click): the same game, nothing made
+    again = client.post(f"/games/{done['id']}/rematch", headers=auth(tokens["ann"]))
+    assert (again.status_code, again.json()["id"]) == (200, rematch), again.text
+    # bob asks too: he joins ann's rematch, which starts
+    accepted = client.post(f"/games/{done['id']}/rematch", headers=auth(tokens["bob"]))
+    assert accepted.status_code == 201, accepted.text
+    assert (accepted.json()["id"], accepted.json()["status"]) == (rematch, "started")
+    assert games_count(server) == before + 1
+    shown = get_game(client, tokens["ann"], done["id"])["rematch"]
+    assert shown == {"id": rematch, "status": "started", "players": ["ann", "bob"]}
+    once_more = client.post(f"/games/{done['id']}/rematch", headers=auth(tokens["bob"]))
+    assert (once_more.status_code, once_more.json()["id"]) == (200, rematch)
+    assert games_count(server) == before + 1
+
+
+def test_a_rematch_left_before_it_started_makes_room_for_a_new_one(
+    server: RunningServer, client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    done = duel(client, server.database_url, tokens, "ann", "bob")
+    first = client.post(f"/games/{done['id']}/rematch", headers=auth(tokens["ann"])).json()
+    left = client.delete(f"/games/{first['id']}/players/me", headers=auth(tokens["ann"]))
+    assert left.status_code == 200 and left.json()["status"] == "cancelled", left.text
+    assert get_game(client, tokens["bob"], done["id"])["rematch"] is None
+    second = client.post(f"/games/{done['id']}/rematch", headers=auth(tokens["bob"]))
+    assert second.status_code == 201, second.text
+    assert second.json()["id"] != first["id"] and second.json()["admin"] == "bob"
+    assert second.json()["status"] == "waiting"

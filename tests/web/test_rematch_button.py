@@ -44,3 +44,30 @@ def test_a_player_clicks_rematch_and_lands_on_the_new_game(
     game = client.get(f"/games/{new_id}", headers=auth(people["rem_ann"])).json()
     assert (game["admin"], game["size"], game["waiting_players"]) == ("rem_ann", 5, ["rem_ann"])
     player.close()
+
+
+def test_the_opponent_accepts_the_rematch_and_both_are_in_one_game(
+    server: RunningServer, client: httpx.Client, tokens: Any, browser: Browser
+) -> None:
+    people = tokens(("acc_ann", "acc_bob"))
+    done = duel(client, server.database_url, people, "acc_ann", "acc_bob")
+    asked = client.post(f"/games/{done['id']}/rematch", headers=auth(people["acc_ann"]))
+    assert asked.status_code == 201, asked.text
+    rematch = asked.json()["id"]
+
+    opponent = logged_in(browser, server, people["acc_bob"])
+    page = opponent.new_page()
+    page.goto(f"{server.base_url}/games/{done['id']}")
+    assert page.inner_text("#rematch-button") == "Accept the rematch"
+    page.click("#rematch-button")
+    page.wait_for_url(f"{server.base_url}/games/{rematch}", timeout=5000)
+    game = client.get(f"/games/{rematch}", headers=auth(people["acc_bob"])).json()
+    assert game["status"] == "started"
+    assert sorted(seat["username"] for seat in game["seats"]) == ["acc_ann", "acc_bob"]
+    opponent.close()
+
+    asker = logged_in(browser, server, people["acc_ann"])
+    page = asker.new_page()
+    page.goto(f"{server.base_url}/games/{done['id']}")
+    assert page.inner_text("#rematch-button") == "Go to the rematch"
+    asker.close()

@@ -75,6 +75,7 @@ STEPS: list[Step] = [
      schema.guest_mark),
     (21, "tournaments: entrants, rounds, games and their results (issue 30)",
      schema.tournaments),
+    (22, "a finished game's rematch: another player's ask joins it", schema.rematches),
 ]
 
 

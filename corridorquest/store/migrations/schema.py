@@ -17,6 +17,7 @@ from corridorquest.store.models import (
     GameMarker,
     GameMessage,
     GameRating,
+    GameRematch,
     InvitationMail,
     MessageMute,
     OutboxItem,
@@ -120,6 +121,10 @@ def game_analyses(db: pw.Database) -> None:
 
 def guest_mark(db: pw.Database) -> None:
     add_column_if_missing(db, "user", "guest", pw.BooleanField(default=False))
+
+
+def rematches(db: pw.Database) -> None:
+    db.create_tables([GameRematch], safe=True)
 
 
 def tournaments(db: pw.Database) -> None:

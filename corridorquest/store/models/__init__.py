@@ -5,7 +5,8 @@ Game`).
 - `base.py`: the database proxy, `utcnow`, `BaseModel`;
 - `accounts.py`: users, sessions, verification codes, login/password/signup requests,
   invitation mails sent;
-- `games.py`: games, their players, actions, markers, wall offers, messages, mutes;
+- `games.py`: games, their players, actions, markers, wall offers, messages, mutes,
+  rematches;
 - `server.py`: idempotent answers, server values, the outbox, the audit log, the schema
   version;
 - `ratings.py`, `analyses.py`, `tournaments.py`: what SPEC §14-16 added.
@@ -35,6 +36,7 @@ from corridorquest.store.models.games import (
     GameMarker,
     GameMessage,
     GamePlayer,
+    GameRematch,
     MessageMute,
     WallOffer,
 )
@@ -80,6 +82,7 @@ ALL_MODELS: list[type[BaseModel]] = [
     TournamentEntrant,
     TournamentRound,
     TournamentGame,
+    GameRematch,
 ]
 
 __all__ = [
@@ -92,6 +95,7 @@ __all__ = [
     "GameMarker",
     "GameMessage",
     "GamePlayer",
+    "GameRematch",
     "GameRating",
     "IdempotentResponse",
     "IntegrityError",

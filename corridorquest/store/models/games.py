@@ -37,6 +37,17 @@ class Game(BaseModel):
     imported = pw.TextField(null=True)
 
 
+class GameRematch(BaseModel):
+    """A finished game's rematch (services/rematch.py): the game made when one of its
+    players asked to play it again, while it waits for the others or is played. Another
+    player's ask joins that game instead of making a second one."""
+
+    game_id: int
+    rematch_id: int
+    game = pw.ForeignKeyField(Game, primary_key=True, backref="+", on_delete="CASCADE")
+    rematch = pw.ForeignKeyField(Game, backref="+", on_delete="CASCADE")
+
+
 class GamePlayer(BaseModel):
     game_id: int
     user_id: int

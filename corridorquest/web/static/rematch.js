@@ -1,6 +1,8 @@
 // Corridor Quest: the "Rematch" button of a finished game's page, for its players. It
 // asks the API for the same game again (POST /api/v1/games/{id}/rematch, with cqApi of
-// api.js) and opens the new game's page; a refusal is shown in the server's words.
+// api.js), which joins the rematch another player asked for first ("Accept the
+// rematch") or answers the one the player is in ("Go to the rematch"), and opens the
+// game's page; a refusal is shown in the server's words.
 "use strict";
 
 (() => {

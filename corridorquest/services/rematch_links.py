@@ -1,0 +1,62 @@
+"""Which game is a finished game's rematch (services/rematch.py), inside a transaction.
+
+A finished game has at most one rematch at a time: the game one of its players made by
+asking to play it again, while that game waits for its players or is played. Once it
+is over (finished or cancelled), the next ask makes a new one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from corridorquest.services.errors import Conflict
+from corridorquest.store.models import Game, GamePlayer, GameRematch, User
+
+OPEN = ("waiting", "started")
+
+
+class RematchExists(Conflict):
+    """409 `rematch_exists`: another player asked first; `rematch_id` is its game."""
+
+    def __init__(self, game_id: int, rematch_id: int) -> None:
+        super().__init__(
+            "rematch_exists",
+            f"game {game_id} has a rematch already: game {rematch_id}",
+            rematch_id=rematch_id,
+        )
+        self.rematch_id = rematch_id
+
+
+def open_rematch(game_id: int) -> Game | None:
+    """The rematch of game `game_id` while it waits for its players or is played."""
+    found: Game | None = (
+        Game.select()
+        .join(GameRematch, on=(GameRematch.rematch == Game.id))
+        .where((GameRematch.game == game_id) & Game.status.in_(OPEN))
+        .first()
+    )
+    return found
+
+
+def rematch_view(game_id: int) -> dict[str, Any] | None:
+    """What a finished game's view shows of its rematch (None: none waits or is played)."""
+    found = open_rematch(game_id)
+    if found is None:
+        return None
+    joined = (
+        User.select(User.username)
+        .join(GamePlayer, on=(GamePlayer.user == User.id))
+        .where(GamePlayer.game == found.id)
+        .order_by(GamePlayer.join_order)
+    )
+    return {"id": found.id, "status": found.status, "players": [u.username for u in joined]}
+
+
+def link(game_id: int, rematch_id: int) -> None:
+    """Record game `rematch_id` as the rematch of `game_id` (in the rematch's creation);
+    `RematchExists` when `game_id` has one open already (asked for meanwhile)."""
+    existing = open_rematch(game_id)
+    if existing is not None:
+        raise RematchExists(game_id, existing.id)
+    GameRematch.delete().where(GameRematch.game == game_id).execute()  # one that ended
+    GameRematch.create(game=game_id, rematch=rematch_id)
