@@ -148,6 +148,7 @@ class BotMarkOut(BaseModel):
 class RematchOut(BaseModel):
     id: int = Field(description="the rematch's game")
     status: Status
+    admin: str | None = Field(description="who asked for it (its admin)")
     players: list[str] = Field(description="who has joined it, in join order")
 
 

@@ -39,7 +39,8 @@ def open_rematch(game_id: int) -> Game | None:
 
 
 def rematch_view(game_id: int) -> dict[str, Any] | None:
-    """What a finished game's view shows of its rematch (None: none waits or is played)."""
+    """What a finished game's view shows of its rematch (None: none waits or is played):
+    its id, status, admin (who asked for it) and the players who have joined it."""
     found = open_rematch(game_id)
     if found is None:
         return None
@@ -49,7 +50,13 @@ def rematch_view(game_id: int) -> dict[str, Any] | None:
         .where(GamePlayer.game == found.id)
         .order_by(GamePlayer.join_order)
     )
-    return {"id": found.id, "status": found.status, "players": [u.username for u in joined]}
+    admin = User.select(User.username).where(User.id == found.admin_id).scalar()
+    return {
+        "id": found.id,
+        "status": found.status,
+        "admin": admin,
+        "players": [u.username for u in joined],
+    }
 
 
 def link(game_id: int, rematch_id: int) -> None:

@@ -98,11 +98,13 @@ def may_ask_rematch(user: CurrentUser, view: dict[str, Any]) -> bool:
 def rematch_words(user: CurrentUser, view: dict[str, Any]) -> str:
     """The rematch button's words on the page of finished game `view`: "Rematch"; once
     another player asked, "Accept the rematch" (the same ask joins that game); once `user`
-    plays in it, "Go to the rematch" (the ask answers that game)."""
+    plays in it or asked for it (a game of bots only), "Go to the rematch" (the ask answers
+    that game)."""
     rematch = view.get("rematch")
     if not rematch:
         return "Rematch"
-    if getattr(user, "username", None) in rematch["players"]:
+    me = getattr(user, "username", None)
+    if me in rematch["players"] or me == rematch["admin"]:
         return "Go to the rematch"
     return "Accept the rematch"
 

@@ -120,7 +120,7 @@ def test_two_players_who_both_ask_for_the_rematch_meet_in_one_game(
     assert asked.status_code == 201, asked.text
     rematch = asked.json()["id"]
     shown = get_game(client, tokens["bob"], done["id"])["rematch"]
-    assert shown == {"id": rematch, "status": "waiting", "players": ["ann"]}
+    assert shown == {"id": rematch, "status": "waiting", "admin": "ann", "players": ["ann"]}
     # ann asks again (a second click): the same game, nothing made
     again = client.post(f"/games/{done['id']}/rematch", headers=auth(tokens["ann"]))
     assert (again.status_code, again.json()["id"]) == (200, rematch), again.text
@@ -130,7 +130,9 @@ def test_two_players_who_both_ask_for_the_rematch_meet_in_one_game(
     assert (accepted.json()["id"], accepted.json()["status"]) == (rematch, "started")
     assert games_count(server) == before + 1
     shown = get_game(client, tokens["ann"], done["id"])["rematch"]
-    assert shown == {"id": rematch, "status": "started", "players": ["ann", "bob"]}
+    assert shown == {
+        "id": rematch, "status": "started", "admin": "ann", "players": ["ann", "bob"]
+    }
     once_more = client.post(f"/games/{done['id']}/rematch", headers=auth(tokens["bob"]))
     assert (once_more.status_code, once_more.json()["id"]) == (200, rematch)
     assert games_count(server) == before + 1

@@ -1,12 +1,15 @@
 """The "Rematch" button of a finished game's page: its players see it, a spectator does
-not; a click makes the same game again (the opponent invited) and opens its page."""
+not; a click makes the same game again (the opponent invited) and opens its page; the
+opponent's open page turns its button into "Accept the rematch" within seconds, and a
+click seats both in the one game."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from tests.support.rated_games import duel
 from tests.support.server import RunningServer
@@ -51,14 +54,18 @@ def test_the_opponent_accepts_the_rematch_and_both_are_in_one_game(
 ) -> None:
     people = tokens(("acc_ann", "acc_bob"))
     done = duel(client, server.database_url, people, "acc_ann", "acc_bob")
-    asked = client.post(f"/games/{done['id']}/rematch", headers=auth(people["acc_ann"]))
-    assert asked.status_code == 201, asked.text
-    rematch = asked.json()["id"]
-
     opponent = logged_in(browser, server, people["acc_bob"])
     page = opponent.new_page()
     page.goto(f"{server.base_url}/games/{done['id']}")
-    assert page.inner_text("#rematch-button") == "Accept the rematch"
+    assert page.inner_text("#rematch-button") == "Rematch"
+    # ann asks while bob's page is open: his button and its status follow within seconds
+    asked = client.post(f"/games/{done['id']}/rematch", headers=auth(people["acc_ann"]))
+    assert asked.status_code == 201, asked.text
+    rematch = asked.json()["id"]
+    expect(page.locator("#rematch-button")).to_have_text("Accept the rematch", timeout=10000)
+    expect(page.locator("#rematch-status")).to_have_text("acc_ann asks for a rematch.")
+    page.reload()
+    assert page.inner_text("#rematch-button") == "Accept the rematch"  # as the server says
     page.click("#rematch-button")
     page.wait_for_url(f"{server.base_url}/games/{rematch}", timeout=5000)
     game = client.get(f"/games/{rematch}", headers=auth(people["acc_bob"])).json()
@@ -71,3 +78,19 @@ def test_the_opponent_accepts_the_rematch_and_both_are_in_one_game(
     page.goto(f"{server.base_url}/games/{done['id']}")
     assert page.inner_text("#rematch-button") == "Go to the rematch"
     asker.close()
+
+
+def test_the_admin_of_a_game_of_bots_only_goes_to_the_rematch_it_asked_for() -> None:
+    from corridorquest.services.auth import CurrentUser
+    from corridorquest.web.game_data import rematch_words
+
+    def user(name: str) -> CurrentUser:
+        return CurrentUser(1, name, f"{name}@example.test", False, 1, datetime.max)
+
+    waiting = {"rematch": {"id": 9, "status": "started", "admin": "host",
+                           "players": ["bot-1", "bot-2"]}}
+    assert rematch_words(user("host"), waiting) == "Go to the rematch"  # it watches it
+    assert rematch_words(user("host"), {"rematch": None}) == "Rematch"
+    offered = {"rematch": {"id": 9, "status": "waiting", "admin": "ann", "players": ["ann"]}}
+    assert rematch_words(user("bob"), offered) == "Accept the rematch"
+    assert rematch_words(user("ann"), offered) == "Go to the rematch"
