@@ -60,10 +60,11 @@ def rematch_view(game_id: int) -> dict[str, Any] | None:
 
 
 def link(game_id: int, rematch_id: int) -> None:
-    """Record game `rematch_id` as the rematch of `game_id` (in the rematch's creation);
-    `RematchExists` when `game_id` has one open already (asked for meanwhile)."""
+    """Record game `rematch_id` as the rematch of `game_id` (in the rematch's creation),
+    in place of one that is over or started without its asker; `RematchExists` when
+    `game_id` has one waiting for players (asked for meanwhile: the asker joins it)."""
     existing = open_rematch(game_id)
-    if existing is not None:
+    if existing is not None and existing.status == "waiting":
         raise RematchExists(game_id, existing.id)
-    GameRematch.delete().where(GameRematch.game == game_id).execute()  # one that ended
+    GameRematch.delete().where(GameRematch.game == game_id).execute()
     GameRematch.create(game=game_id, rematch=rematch_id)

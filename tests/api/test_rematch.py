@@ -150,3 +150,18 @@ def test_a_rematch_left_before_it_started_makes_room_for_a_new_one(
     assert second.status_code == 201, second.text
     assert second.json()["id"] != first["id"] and second.json()["admin"] == "bob"
     assert second.json()["status"] == "waiting"
+
+
+def test_a_rematch_a_stranger_joined_makes_room_for_a_new_one(
+    server: RunningServer, client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    done = duel(client, server.database_url, tokens, "ann", "bob")
+    first = client.post(f"/games/{done['id']}/rematch", headers=auth(tokens["ann"])).json()
+    taken = join(client, tokens["cid"], first["id"], invitation_code=first["invitation_code"])
+    assert taken.status_code == 201 and taken.json()["status"] == "started", taken.text
+    second = client.post(f"/games/{done['id']}/rematch", headers=auth(tokens["bob"]))
+    assert second.status_code == 201, second.text
+    assert second.json()["id"] != first["id"] and second.json()["admin"] == "bob"
+    shown = get_game(client, tokens["ann"], done["id"])["rematch"]
+    assert (shown["id"], shown["status"], shown["players"]) == (second.json()["id"], "waiting",
+                                                                ["bob"])
