@@ -6,20 +6,20 @@ from typing import Any
 
 import click
 
-from client.commands.game_group import echo_game, game
+from client.commands.game_group import bot_names, echo_game, game
 from client.commands.options import game_id_option
 from client.state import AppState, pass_state
 
 
 def opponents(data: dict[str, Any], me: str | None) -> str:
     """The other players of a game view: its people ("bob"), then its bots ("bot-2 (level
-    2)")."""
+    2)", as `bot_names` says them)."""
     bots = data.get("bots") or {}
     people = [
         str(seat["username"]) for seat in data.get("seats") or ()
         if seat["username"] != me and seat["username"] not in bots
     ]
-    return ", ".join([*people, *(f"{name} (level {mark['level']})" for name, mark in bots.items())])
+    return ", ".join([*people, bot_names(data)] if bots else people)
 
 
 @game.command()

@@ -83,19 +83,23 @@ async def rematch(
 ) -> WriteResult:
     """A new game like finished game `game_id`, its bots seated, its people invited; or
     the rematch another player asked for first, joined; or the one the caller plays."""
-    for attempt in range(2):
-        again = await ctx.store.transaction(_again, game_id, user)
-        if again.rematch is not None:
-            if again.playing:
-                return WriteResult(200, await games.show_game(ctx, user, again.rematch))
-            return await games.join_game(ctx, user, again.rematch, again.code, key=key)
-        try:
-            if again.levels or not again.join:
-                return await bot_seats.create_with_bots(
-                    ctx, user, again.options, again.levels, key, again.join
-                )
-            return await games.create_game(ctx, user, again.options, key)
-        except (RematchExists, IntegrityError):
-            if attempt:  # another player's ask made it meanwhile: join that one
-                raise
-    raise AssertionError("unreachable")
+    try:
+        return await _ask(ctx, user, game_id, key)
+    except (RematchExists, IntegrityError):
+        # another player's ask made the rematch meanwhile: this ask joins it
+        return await _ask(ctx, user, game_id, key)
+
+
+async def _ask(
+    ctx: ServiceContext, user: CurrentUser, game_id: int, key: str | None
+) -> WriteResult:
+    again = await ctx.store.transaction(_again, game_id, user)
+    if again.rematch is not None:
+        if again.playing:
+            return WriteResult(200, await games.show_game(ctx, user, again.rematch))
+        return await games.join_game(ctx, user, again.rematch, again.code, key=key)
+    if again.levels or not again.join:
+        return await bot_seats.create_with_bots(
+            ctx, user, again.options, again.levels, key, again.join
+        )
+    return await games.create_game(ctx, user, again.options, key)

@@ -16,7 +16,7 @@ OPEN = ("waiting", "started")
 
 
 class RematchExists(Conflict):
-    """409 `rematch_exists`: another player asked first; `rematch_id` is its game."""
+    """409 `rematch_exists`: another player asked first (`rematch_id`: its game)."""
 
     def __init__(self, game_id: int, rematch_id: int) -> None:
         super().__init__(
@@ -24,7 +24,6 @@ class RematchExists(Conflict):
             f"game {game_id} has a rematch already: game {rematch_id}",
             rematch_id=rematch_id,
         )
-        self.rematch_id = rematch_id
 
 
 def open_rematch(game_id: int) -> Game | None:
