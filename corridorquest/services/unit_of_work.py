@@ -61,6 +61,7 @@ class GameWrite:
         self.loaded_revision: int = loaded.game.revision
         self._since = since
         self._before = last_commit.extras(loaded.game)  # what the game showed as loaded
+        self._users_seen = last_commit.users_seen(loaded.game.id)
         self._shown: last_commit.Shown | None = None
 
     @property
@@ -106,7 +107,8 @@ class GameWrite:
         if loaded.game.revision == self.loaded_revision:
             return None
         return last_commit.Committed(
-            loaded.game, loaded.players, self.loaded_revision, self._since, self._shown
+            loaded.game, loaded.players, self.loaded_revision, self._since, self._shown,
+            self._users_seen,
         )
 
 

@@ -20,8 +20,9 @@ from corridorquest.store import fast
 from corridorquest.store.models import Game, GameAction, GameMessage, GamePlayer, User, database
 from corridorquest.store.transaction_memo import transaction_memo
 
-# The user columns a loaded player carries (`player.user` is a partial User; `version_of`
-# names them one by one).
+# The user columns a loaded player carries (`player.user` is a partial User). A change of
+# one of them must count in `user_changes` (game_version): adding one here needs a
+# migration step that counts it too (tests/store/test_user_changes.py says so).
 PLAYER_USER_FIELDS = (
     "id", "username", "email", "is_admin", "bot_level", "guest",
     # what the notify worker's keep rules ask of a write (notify/audience.py: keep_rules)
@@ -38,10 +39,6 @@ _GAMES_WITH_USERS = (
 )
 # ... one game, players in join order
 _GAME_WITH_USERS = f'{_GAMES_WITH_USERS}WHERE g."id" = ? ORDER BY p."join_order"'
-# The version columns of a game's rows: its revision and seed, then the player's user
-_VERSION_COLUMNS = 'g."revision", g."seed", ' + ", ".join(
-    f'u."{User._meta.fields[name].column_name}"' for name in PLAYER_USER_FIELDS
-)
 
 
 def _joined_sql() -> str:
@@ -111,29 +108,30 @@ def game_with_players(game_id: int, *, lock: bool = False) -> tuple[Game, list[G
     return game, players
 
 
-def _version_sql() -> str:
-    sql = _sql.get("version")
-    if sql is None:
-        sql = _sql["version"] = f"SELECT {_VERSION_COLUMNS} {_GAME_WITH_USERS}"
-    return sql
+# The version of a game (SQLite): its revision and seed, and the count of changes of the
+# users' columns (`user_changes`, kept by triggers: migration step 23).
+_VERSION_SQL = (
+    f'SELECT g."revision", g."seed", c."n" FROM {fast.table(Game)} AS g, user_changes AS c '
+    'WHERE g."id" = ?'
+)
+
+GameVersion = tuple[int, int, int]
 
 
-GameVersion = list[tuple[Any, ...]]
+def game_version(game_id: int) -> GameVersion | None:
+    """What tells a remembered game from the stored one (SQLite; None: no such game).
 
-
-def game_version(game_id: int) -> GameVersion:
-    """What tells a remembered game from the stored one (SQLite): one row per player.
-
-    Each row: the game's revision and seed, then the player's user (`PLAYER_USER_FIELDS`,
-    as stored); players in join order; `[]` when there is no such game. Every write of a
-    game or its players moves the revision on; a user's row changes without it, which is
-    why the users' columns are part of the version. Read already when `read_versions`
-    read it earlier in the same transaction.
+    The game's revision and seed, and how many times a user's row changed in a column a
+    loaded player carries (`PLAYER_USER_FIELDS`) or was deleted, by any writer (the
+    triggers of `user_changes` count them). Every write of a game or its players moves
+    its revision on; a user's row changes without it, which is why the count is part of
+    the version. Read already when `read_versions` read it earlier in the same
+    transaction.
     """
-    read = transaction_memo().pop(("game_version", game_id), None)
-    if read is not None:
-        return read  # type: ignore[no-any-return]
-    return fast.execute(_version_sql(), (game_id,)).fetchall()
+    memo = transaction_memo()
+    if ("game_version", game_id) in memo:
+        return memo.pop(("game_version", game_id))  # type: ignore[no-any-return]
+    return fast.execute(_VERSION_SQL, (game_id,)).fetchone()
 
 
 _VERSIONS_BATCH = (8, 32, 128)  # the IN lists' lengths: a few statements to keep prepared
@@ -152,9 +150,9 @@ def read_versions(game_ids: Sequence[int]) -> None:
         part = ids[start : start + _VERSIONS_BATCH[-1]]
         size = next(n for n in _VERSIONS_BATCH if n >= len(part))
         padded = part + [part[-1]] * (size - len(part))  # (a repeated id matches once)
-        found: dict[int, GameVersion] = {game_id: [] for game_id in part}
+        found: dict[int, GameVersion | None] = dict.fromkeys(part)
         for row in fast.execute(_versions_sql(size), padded).fetchall():
-            found[row[0]].append(row[1:])
+            found[row[0]] = row[1:]
         for game_id, version in found.items():
             memo[("game_version", game_id)] = version
 
@@ -165,23 +163,11 @@ def _versions_sql(size: int) -> str:
     if sql is None:
         marks = ", ".join("?" for _ in range(size))
         sql = _sql[key] = (
-            f'SELECT g."id", {_VERSION_COLUMNS} {_GAMES_WITH_USERS}'
-            f'WHERE g."id" IN ({marks}) ORDER BY g."id", p."join_order"'
+            f'SELECT g."id", g."revision", g."seed", c."n" '
+            f"FROM {fast.table(Game)} AS g, user_changes AS c "
+            f'WHERE g."id" IN ({marks})'
         )
     return sql
-
-
-def version_of(game: Game, players: list[GamePlayer]) -> GameVersion:
-    """The `game_version` rows of a game and its players as they are in memory."""
-    data = game.__data__
-    revision, seed = data["revision"], data["seed"]
-    if not players:
-        return [(revision, seed, *([None] * len(PLAYER_USER_FIELDS)))]
-    rows = []
-    for player in players:
-        user = player.user.__data__.get
-        rows.append((revision, seed, *[user(name) for name in PLAYER_USER_FIELDS]))
-    return rows
 
 
 class ActionRow(NamedTuple):

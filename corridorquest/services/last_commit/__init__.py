@@ -58,6 +58,7 @@ __all__ = [
     "read",
     "remember",
     "token",
+    "users_seen",
 ]
 
 Found = tuple[Game, list[GamePlayer], GameState | None]
@@ -78,14 +79,16 @@ class Shown(NamedTuple):
 
 class Committed(NamedTuple):
     """A committed write of one game: the instances it left (the write is done with
-    them), the revision it loaded the game at, the `token` taken when it began, and
-    what its answer showed (None: nothing to remember of its view)."""
+    them), the revision it loaded the game at, the `token` taken when it began, what its
+    answer showed (None: nothing to remember of its view), and what `users_seen` said in
+    its transaction."""
 
     game: Game
     players: list[GamePlayer]
     loaded_revision: int
     since: int
     shown: Shown | None = None
+    users_seen: int | None = None
 
 
 def load(game_id: int, *, lock: bool = False) -> Found | None:
@@ -120,6 +123,10 @@ def extras(game: Game) -> GameExtras | None:
 # Take `token(game_id)` when a write begins; give it to `remember` in its `Committed`.
 token = views.token
 
+# Ask `users_seen(game_id)` in the write's transaction, after its load; give it to
+# `remember` in its `Committed` (SQLite; None elsewhere).
+users_seen = games.users_seen
+
 
 def keep_in_transaction(game_id: int, loaded: Any) -> None:
     """The game this transaction loaded (any object with `.game`), for `in_transaction`."""
@@ -152,7 +159,7 @@ def remember(committed: Committed) -> None:
             game.id, game.seed, revision, shown.actions, shown.offers,
             committed.since, made=shown.made, board=shown.board,
         )
-    games.remember(game, committed.players)
+    games.remember(game, committed.players, committed.users_seen)
 
 
 def forget(game_id: int) -> None:

@@ -76,6 +76,8 @@ STEPS: list[Step] = [
     (21, "tournaments: entrants, rounds, games and their results (issue 30)",
      schema.tournaments),
     (22, "a finished game's rematch: another player's ask joins it", schema.rematches),
+    (23, "SQLite: a count of the changes of users' columns a game shows (remembered games)",
+     schema.user_changes),
 ]
 
 

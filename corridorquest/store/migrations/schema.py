@@ -131,3 +131,35 @@ def tournaments(db: pw.Database) -> None:
     db.create_tables(
         [Tournament, TournamentEntrant, TournamentRound, TournamentGame], safe=True
     )
+
+
+# The columns of `user` a remembered game holds (store.game_rows.PLAYER_USER_FIELDS as
+# of step 23): a change of any of them, or a deletion, counts in `user_changes`.
+_COUNTED_USER_COLUMNS = (
+    "id", "username", "email", "is_admin", "bot_level", "guest",
+    "notify_turn", "notify_action", "notify_game", "notify_digest",
+)
+
+
+def user_changes(db: pw.Database) -> None:
+    """SQLite: one row counting every change of the users' columns a game load reads (the
+    version a remembered game is checked against: store/game_rows.py). Triggers count
+    them, so every writer counts, in this process or any other. PostgreSQL remembers no
+    games: nothing to count there."""
+    if not isinstance(db, pw.SqliteDatabase):
+        return
+    db.execute_sql(
+        "CREATE TABLE IF NOT EXISTS user_changes "
+        "(id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)"
+    )
+    db.execute_sql("INSERT OR IGNORE INTO user_changes (id, n) VALUES (1, 0)")
+    columns = ", ".join(f'"{name}"' for name in _COUNTED_USER_COLUMNS)
+    count = "UPDATE user_changes SET n = n + 1 WHERE id = 1;"
+    db.execute_sql(
+        f'CREATE TRIGGER IF NOT EXISTS user_changes_update AFTER UPDATE OF {columns} '
+        f'ON "user" BEGIN {count} END'
+    )
+    db.execute_sql(
+        f'CREATE TRIGGER IF NOT EXISTS user_changes_delete AFTER DELETE ON "user" '
+        f"BEGIN {count} END"
+    )

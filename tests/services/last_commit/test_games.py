@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,9 +41,10 @@ def _game(store: Store) -> int:
 
 def _remember(store: Store, game_id: int) -> None:
     def read() -> None:
+        game_cache.load(game_id)  # as a write's first load: it sees the users' count
         found = game_with_players(game_id)
         assert found is not None
-        game_cache.remember(*found)
+        game_cache.remember(*found, game_cache.users_seen(game_id))
 
     store.run(read)
 
@@ -84,12 +86,20 @@ def test_a_new_revision_a_renamed_player_or_a_deleted_game_is_read_again(store: 
     store.run(lambda: User.update(is_admin=True).where(User.username == "bob").execute())
     assert store.run(game_cache.load, game_id) is None
     _remember(store, game_id)
+    # a user of no game at all changed her notification choices: every game reads again
+    store.run(lambda: User.create(username="carol", email="c@x.test", password_hash="h"))
+    assert store.run(game_cache.load, game_id) is not None  # (a new user changes nothing)
+    store.run(
+        lambda: User.update(notify_action=True).where(User.username == "carol").execute()
+    )
+    assert store.run(game_cache.load, game_id) is None
+    _remember(store, game_id)
     store.run(lambda: GamePlayer.delete().where(GamePlayer.game == game_id).execute())
     store.run(lambda: Game.delete().where(Game.id == game_id).execute())
     assert store.run(game_cache.load, game_id) is None
 
 
-def test_nothing_remembered_means_no_statement_and_no_game(store: Store) -> None:
+def test_nothing_remembered_means_no_game(store: Store) -> None:
     game_id = _game(store)
     assert store.run(game_cache.load, game_id) is None
 
@@ -115,7 +125,8 @@ def test_versions_read_ahead_are_each_games_own_and_used_once(store: Store) -> N
     lonely = store.run(lambda: int(Game.create(admin=1, seed=8, status="waiting").id))
     games = [*played, lonely, 999_999]
     alone = {game_id: store.run(game_version, game_id) for game_id in games}
-    assert alone[999_999] == [] and len(alone[lonely]) == 1 and len(alone[played[0]]) == 2
+    assert alone[999_999] is None and alone[lonely] is not None
+    assert len({alone[game_id] for game_id in played}) == 1  # (revision, seed, count)
 
     def read_ahead() -> tuple[dict[int, Any], list[Any]]:
         read_versions([*games, played[0]])  # (a game twice is read once)
@@ -126,7 +137,7 @@ def test_versions_read_ahead_are_each_games_own_and_used_once(store: Store) -> N
 
     first, again = store.run(read_ahead)
     assert first == alone  # as read ahead, before the rename
-    assert [row[3] for row in again] == ["renamed", "q0"]  # the next read reads again
+    assert again is not None and again[2] == alone[played[0]][2] + 1  # read again
 
 
 def _game_with_names(store: Store, first: str, second: str) -> int:
@@ -139,3 +150,33 @@ def _game_with_names(store: Store, first: str, second: str) -> int:
         return int(game.id)
 
     return store.run(create)
+
+
+def test_a_second_load_in_one_transaction_reads_the_rows(store: Store) -> None:
+    """A write that changed the players before moving the revision on (a join adds the
+    player first) and loads the game again gets the rows it wrote, not the remembered
+    game."""
+    game_id = _game(store)
+    _remember(store, game_id)
+
+    def join_and_reload() -> tuple[Any, list[str]]:
+        first = game_cache.load(game_id)
+        carol = User.create(username="carol", email="c@x.test", password_hash="h")
+        GamePlayer.create(game=game_id, user=carol, join_order=2)
+        return first, load_game(game_id).usernames
+
+    first, usernames = store.run(join_and_reload)
+    assert first is not None  # the first load: the remembered game
+    assert usernames == ["alice", "bob", "carol"]  # the second: the rows as written
+
+
+def test_another_programs_change_of_a_user_is_seen(store: Store, tmp_path: Path) -> None:
+    """The users' changes are counted in the database (triggers): a change by another
+    program (an administrator's hand edit) makes the remembered game read again."""
+    game_id = _game(store)
+    _remember(store, game_id)
+    with sqlite3.connect(tmp_path / "cache.db") as other:
+        other.execute("UPDATE user SET email = 'new@x.test' WHERE username = 'bob'")
+    assert store.run(game_cache.load, game_id) is None
+    loaded = store.run(load_game, game_id)
+    assert [p.user.email for p in loaded.players] == ["a@x.test", "new@x.test"]

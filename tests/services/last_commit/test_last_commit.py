@@ -57,7 +57,9 @@ def _write(store: Store, game_id: int, move_revision: bool) -> last_commit.Commi
         game.save()
         row = ActionRow(1, "north", game.admin_id, "move", "e2", utcnow())
         shown = last_commit.Shown([row], [], made=game.revision, board=None)
-        return last_commit.Committed(game, players, loaded_revision, 0, shown)
+        return last_commit.Committed(
+            game, players, loaded_revision, 0, shown, last_commit.users_seen(game_id)
+        )
 
     return store.run(write)
 
