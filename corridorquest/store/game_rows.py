@@ -31,14 +31,13 @@ PLAYER_USER_FIELDS = (
 
 _sql: dict[str, str] = {}
 
-# Games (g) with their players (p) and their users (u)
-_GAMES_WITH_USERS = (
+# A game (g) with its players (p) in join order and their users (u)
+_GAME_WITH_USERS = (
     f"FROM {fast.table(Game)} AS g "
     f'LEFT JOIN {fast.table(GamePlayer)} AS p ON p."game_id" = g."id" '
     f'LEFT JOIN {fast.table(User)} AS u ON u."id" = p."user_id" '
+    'WHERE g."id" = ? ORDER BY p."join_order"'
 )
-# ... one game, players in join order
-_GAME_WITH_USERS = f'{_GAMES_WITH_USERS}WHERE g."id" = ? ORDER BY p."join_order"'
 
 
 def _joined_sql() -> str:
@@ -116,6 +115,7 @@ _VERSION_SQL = (
 )
 
 GameVersion = tuple[int, int, int]
+_UNREAD: Any = object()  # (None is a version read ahead: no such game)
 
 
 def game_version(game_id: int) -> GameVersion | None:
@@ -128,9 +128,9 @@ def game_version(game_id: int) -> GameVersion | None:
     the version. Read already when `read_versions` read it earlier in the same
     transaction.
     """
-    memo = transaction_memo()
-    if ("game_version", game_id) in memo:
-        return memo.pop(("game_version", game_id))  # type: ignore[no-any-return]
+    read = transaction_memo().pop(("game_version", game_id), _UNREAD)
+    if read is not _UNREAD:
+        return read  # type: ignore[no-any-return]
     return fast.execute(_VERSION_SQL, (game_id,)).fetchone()
 
 

@@ -59,9 +59,10 @@ def remember(game: Game, players: list[GamePlayer], users_seen: int | None) -> N
 
     The cache keeps their values and the instances themselves (not copies): the caller
     must not change them any more.
-    On PostgreSQL nothing is kept (`load` would not use it).
+    Nothing is kept without `users_seen` (on PostgreSQL it is always None: `load` would
+    not use the game).
     """
-    if users_seen is None or not fast.is_sqlite():
+    if users_seen is None:
         return
     data = game.__data__
     entry = _Entry(
@@ -83,15 +84,19 @@ def users_seen(game_id: int) -> int | None:
     return transaction_memo().get(("users_seen", game_id))  # type: ignore[no-any-return]
 
 
-def _current(game_id: int) -> _Entry | None:
-    """The game's entry if it is still the stored game (one statement; SQLite only)."""
+def _remembered(game_id: int, version: GameVersion | None) -> _Entry | None:
+    """The game's entry if `version`, the stored one, is the version remembered."""
     with _lock:
         entry = _cache.get(game_id)
-    if entry is None or not fast.is_sqlite():
+    return entry if entry is not None and entry.version == version else None
+
+
+def _current(game_id: int) -> _Entry | None:
+    """The game's entry if it is still the stored game (one statement when one is
+    remembered, none otherwise; SQLite only)."""
+    if not fast.is_sqlite() or game_id not in _cache:
         return None
-    if game_version(game_id) != entry.version:
-        return None
-    return entry
+    return _remembered(game_id, game_version(game_id))
 
 
 def read(game_id: int) -> tuple[Game, list[GamePlayer]] | None:
@@ -121,11 +126,8 @@ def load(game_id: int) -> tuple[Game, list[GamePlayer]] | None:
         return None
     version = game_version(game_id)
     memo[("users_seen", game_id)] = version[2] if version is not None else None
-    with _lock:
-        entry = _cache.get(game_id)
-    if entry is None or entry.version != version:
-        return None
-    return _build(entry)
+    entry = _remembered(game_id, version)
+    return _build(entry) if entry is not None else None
 
 
 def _build(entry: _Entry) -> tuple[Game, list[GamePlayer]]:
