@@ -21,10 +21,11 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import threading
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 log = logging.getLogger("corridorquest.events")
 
@@ -270,45 +271,75 @@ def from_record(type_name: str, values: dict[str, Any]) -> Event | None:
     return event_type(**converted)
 
 
+class _Route(NamedTuple):
+    """What the bus does with an event of one class (`EventBus._route`)."""
+
+    handlers: tuple[Handler, ...]
+    kept: bool  # stored with its change ...
+    when: KeepRule | None  # ... if this says so (None: always)
+
+
 class EventBus:
     def __init__(self) -> None:
         self._handlers: dict[type[Event], list[Handler]] = defaultdict(list)
         self._tasks: set[asyncio.Task[None]] = set()
         self._kept: dict[type[Event], KeepRule | None] = {}
+        # Worked out from the two above for each event class the first time one is
+        # published or asked about (`_route`), and dropped whenever they change: a write
+        # publishes every event it makes, so the class hierarchy is walked once, not
+        # once an event. (`kept` is asked in the database's threads on PostgreSQL: the
+        # lock keeps a route worked out from a bus that changed meanwhile.)
+        self._routes: dict[type[Event], _Route] = {}
+        self._lock = threading.Lock()
 
     def keep(self, event_type: type[Event], when: KeepRule | None = None) -> None:
         """Writes store events of `event_type` (and subclasses) durably with their change;
         with `when`, only those for which `when(event, players)` is true, asked inside the
         write's transaction (`players`: the players of the game the write loaded, with
         their users; None when it loaded none)."""
-        self._kept[event_type] = when
+        with self._lock:
+            self._kept[event_type] = when
+            self._routes.clear()
 
     def kept(self, events: list[Event], players: Sequence[Any] | None = None) -> list[Event]:
         """Which of `events` are to be stored with the change that made them."""
-        if not self._kept:
-            return []
         chosen = []
         for event in events:
-            for event_type in type(event).__mro__:
-                if event_type in self._kept:
-                    when = self._kept[event_type]
-                    if when is None or when(event, players):
-                        chosen.append(event)
-                    break
+            route = self._route(type(event))
+            if route.kept and (route.when is None or route.when(event, players)):
+                chosen.append(event)
         return chosen
 
     def subscribe(self, event_type: type[E], handler: Callable[[E], Any]) -> None:
         """Call `handler(event)` for every published event of `event_type` (or a subclass)."""
-        self._handlers[event_type].append(handler)
+        with self._lock:
+            self._handlers[event_type].append(handler)
+            self._routes.clear()
 
     def unsubscribe(self, event_type: type[E], handler: Callable[[E], Any]) -> None:
-        if handler in self._handlers.get(event_type, []):
-            self._handlers[event_type].remove(handler)
+        with self._lock:
+            if handler in self._handlers.get(event_type, []):
+                self._handlers[event_type].remove(handler)
+                self._routes.clear()
 
     def publish(self, event: Event) -> None:
-        for event_type in type(event).__mro__:
-            for handler in list(self._handlers.get(event_type, ())):
-                self._call(handler, event)
+        for handler in self._route(type(event)).handlers:
+            self._call(handler, event)
+
+    def _route(self, event_type: type[Event]) -> _Route:
+        """The handlers of `event_type` (its own, then its base classes', in the order
+        they subscribed) and its keep rule (the nearest class's that has one)."""
+        route = self._routes.get(event_type)
+        if route is None:
+            with self._lock:
+                handlers: list[Handler] = []
+                kept, when = False, None
+                for base in event_type.__mro__:
+                    handlers.extend(self._handlers.get(base, ()))
+                    if not kept and base in self._kept:
+                        kept, when = True, self._kept[base]
+                route = self._routes[event_type] = _Route(tuple(handlers), kept, when)
+        return route
 
     def _call(self, handler: Handler, event: Event) -> None:
         try:
@@ -316,7 +347,7 @@ class EventBus:
         except Exception:
             log.exception("event subscriber %r failed on %r", handler, event)
             return
-        if inspect.isawaitable(result):
+        if result is not None and inspect.isawaitable(result):
             task = asyncio.ensure_future(self._guard(result, handler, event))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

@@ -88,6 +88,30 @@ def test_unsubscribed_handlers_get_nothing() -> None:
     assert seen == []
 
 
+def test_subscriptions_and_keep_rules_changed_after_a_publish_take_effect() -> None:
+    """The bus works out once per event class whom it calls and what it keeps: a
+    subscriber or a keep rule that comes or goes later counts from then on."""
+    bus = EventBus()
+    events = [GameStarted(game_id=n, revision=2, first_user_id=1) for n in range(4)]
+    early: list[GameStarted] = []
+    bus.subscribe(GameStarted, early.append)
+    bus.publish(events[0])
+    assert bus.kept([events[0]]) == []
+    late: list[GameEvent] = []
+    bus.subscribe(GameEvent, late.append)
+    bus.publish(events[1])
+    assert early == events[:2]
+    assert late == [events[1]]
+    bus.unsubscribe(GameStarted, early.append)
+    bus.publish(events[2])
+    assert early == events[:2]
+    assert late == events[1:3]
+    bus.keep(GameEvent, lambda event, players: event.game_id == 3)
+    assert bus.kept(events) == [events[3]]
+    bus.keep(GameStarted)  # the nearest class's rule decides
+    assert bus.kept(events) == events
+
+
 def test_every_event_the_notifications_keep_comes_back_equal_from_its_record() -> None:
     import json
 

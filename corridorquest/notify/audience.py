@@ -77,13 +77,20 @@ def _mail_wanted(
     daily digest for whom `wants(user_id, user)` (the players the write loaded, with
     their users' current choices: a remembered game is checked against them,
     store/game_rows.py). True when the write loaded no players of that game."""
-    if not players or any(p.game_id != event.game_id for p in players):
+    if not players:
         return True
+    game_id = event.game_id
+    wanted = False
     for player in players:
-        user = player.user
-        if user.bot_level is None and not user.notify_digest and wants(player.user_id, user):
-            return True
-    return False
+        if player.game_id != game_id:
+            return True  # not that game's players: the worker decides
+        if not wanted:
+            user = player.user
+            wanted = (
+                user.bot_level is None and not user.notify_digest
+                and wants(player.user_id, user)
+            )
+    return wanted
 
 
 def action_heard(event: ActionPlayed, players: Sequence[GamePlayer] | None, ntfy: bool) -> bool:

@@ -51,7 +51,7 @@ def visibility_for(loaded: LoadedGame, viewer_id: int) -> Visibility:
 class _Roster:
     """The players of a game, read once for a view (each lookup in `loaded` is a scan)."""
 
-    __slots__ = ("names", "by_seat", "viewer", "viewer_seat", "scores")
+    __slots__ = ("names", "by_seat", "viewer", "viewer_seat", "scores", "bots", "guests")
 
     def __init__(self, players: list[GamePlayer], viewer_id: int) -> None:
         self.names: dict[int, str] = {}  # username by user id
@@ -59,10 +59,17 @@ class _Roster:
         self.viewer: GamePlayer | None = None  # the viewer's player row
         self.viewer_seat: str | None = None  # its seat value
         self.scores: dict[str, int] = {}  # by username, once scored
+        self.bots: dict[str, dict[str, int]] = {}  # as `bots_of`
+        self.guests: list[str] = []  # as `guests_of`
         for player in players:
             row = player.__data__.get  # the row's values (speed: as in `game_view`)
             user_id = row("user")
-            name = self.names[user_id] = player.user.username
+            user = player.user
+            name = self.names[user_id] = user.username
+            if user.bot_level is not None:
+                self.bots[name] = {"level": user.bot_level}
+            if user.guest:
+                self.guests.append(name)
             seat = row("seat")
             if seat and seat not in self.by_seat:  # the first one, as `loaded.user_at`
                 self.by_seat[seat] = name
@@ -320,8 +327,8 @@ def _board_view(
         "invitation_code": None,
         "seats": _seats_view(loaded, visibility, roster),
         "waiting_players": loaded.usernames if status == "waiting" else [],
-        "bots": bots_of(loaded),
-        "guests": guests_of(loaded),
+        "bots": roster.bots,
+        "guests": roster.guests,
         "turn": turn.value if turn is not None else None,
         "turn_username": roster.at(turn),
         "winner": roster.at(state.winner) if state is not None else None,
