@@ -53,6 +53,7 @@ from corridorquest.services.unit_of_work import run_system_write
 from corridorquest.services.user_refs import literal
 from corridorquest.services.verification import signup_retention
 from corridorquest.settings import Settings
+from corridorquest.store import fast
 from corridorquest.store.models import (
     GameAction,
     GamePlayer,
@@ -167,9 +168,10 @@ def any_guest(user_ids: Iterable[int]) -> bool:
     ids = list(user_ids)
     if not ids:
         return False
-    return bool(
-        User.select(User.id).where(User.id.in_(ids) & (User.guest == True)).exists()  # noqa: E712
-    )
+    # Asked by every finishing move (ratings): a statement built once per number of
+    # users (`fast`), not by peewee's query builder (about 0.7 ms a query).
+    marks = ", ".join("?" for _ in ids)
+    return bool(fast.select(User, f't."guest" AND t."id" IN ({marks})', ids, "LIMIT 1"))
 
 
 def games_with_guests() -> set[int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from corridorquest.services.errors import Conflict
+from corridorquest.store import fast
 from corridorquest.store.models import Game, GamePlayer, GameRematch, User
 
 OPEN = ("waiting", "started")
@@ -28,13 +29,16 @@ class RematchExists(Conflict):
 
 def open_rematch(game_id: int) -> Game | None:
     """The rematch of game `game_id` while it waits for its players or is played."""
-    found: Game | None = (
-        Game.select()
-        .join(GameRematch, on=(GameRematch.rematch == Game.id))
-        .where((GameRematch.game == game_id) & Game.status.in_(OPEN))
-        .first()
-    )
-    return found
+    # Asked by every finished game's view, the finishing move's answer among them: one
+    # statement built once (`fast`), not peewee's query builder (about 1 ms a query).
+    found = fast.select(Game, _OPEN_REMATCH, (game_id, *OPEN))
+    return found[0] if found else None
+
+
+_OPEN_REMATCH = (
+    f't."id" = (SELECT "rematch_id" FROM {fast.table(GameRematch)} WHERE "game_id" = ?)'
+    f' AND t."status" IN ({", ".join("?" for _ in OPEN)})'
+)
 
 
 def rematch_view(game_id: int) -> dict[str, Any] | None:
