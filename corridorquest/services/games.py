@@ -50,6 +50,7 @@ from corridorquest.services.unit_of_work import (
 )
 from corridorquest.services.user_refs import ref
 from corridorquest.store import transaction_lock
+from corridorquest.store.game_rows import waiting_games_of
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
 
 MAX_INVITEES = 16
@@ -103,11 +104,7 @@ def check_waiting_games(user: CurrentUser, limit: int) -> None:
     """Refuse a new game while `user` already administers `limit` games waiting for
     players (MAX_WAITING_GAMES): one user must not fill the game list."""
     transaction_lock(f"waiting-games:{user.id}")
-    waiting = (
-        Game.select()
-        .where((Game.admin == user.id) & (Game.status == "waiting"))
-        .count()
-    )
+    waiting = waiting_games_of(user.id)
     if waiting >= limit:
         raise Conflict(
             "too_many_waiting_games",
@@ -122,7 +119,7 @@ def start_game(loaded: LoadedGame, now: Any) -> GameStarted:
     seats, first = assign_seats(int(game.seed), game.players)
     for player, seat in zip(loaded.players, seats, strict=True):
         player.seat = seat.value
-        player.save(only=[GamePlayer.seat])
+        loaded.save_player(player, "seat")
     loaded.state = GameState.new(size=game.size, players=game.players, first=first)
     loaded.save_state()
     first_user = loaded.user_at(first)
@@ -260,7 +257,7 @@ async def join_game(
         work.emit(PlayerJoined(game_id=game.id, revision=game.revision, user_id=user.id))
         if len(loaded.players) == game.players:
             work.emit(start_game(loaded, utcnow()))
-        game.save()
+        loaded.save_game()
         return 201, game_view(loaded, user.id)
 
     return await write_game(

@@ -245,3 +245,13 @@ def messages_after(game_id: int, after_row: int) -> list[MessageRow]:
     sql = _MESSAGES_AFTER_SQL if fast.is_sqlite() else _MESSAGES_AFTER_SQL.replace("?", "%s")
     found = fast.execute(sql, (after_row, game_id)).fetchall()
     return [MessageRow._make(fast.convert(_MESSAGE_PLAN, row)) for row in found]
+
+
+_WAITING_SQL = f'SELECT COUNT(*) FROM {fast.table(Game)} WHERE "admin_id" = ? AND "status" = ?'
+
+
+def waiting_games_of(admin_id: int) -> int:
+    """How many games `admin_id` administers that wait for players (every new game asks:
+    one statement built once, not peewee's query builder)."""
+    sql = _WAITING_SQL if fast.is_sqlite() else _WAITING_SQL.replace("?", "%s")
+    return int(fast.execute(sql, (admin_id, "waiting")).fetchone()[0])
