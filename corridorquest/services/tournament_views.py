@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from corridorquest.services.errors import NotFound
+from corridorquest.store import fast
 from corridorquest.store.models import (
     Game,
     Tournament,
@@ -201,5 +202,7 @@ def list_view(limit: int = 100) -> list[dict[str, Any]]:
 
 def tournament_of_game(game_id: int) -> int | None:
     """The tournament whose game `game_id` is (inside a transaction)."""
-    row = TournamentGame.get_or_none(TournamentGame.game == game_id)
-    return None if row is None else int(row.tournament_id)
+    # asked after every finished game (scheduler/tournament_nudge.py): a statement built
+    # once (`fast`), not peewee's query builder
+    found = fast.select(TournamentGame, 't."game_id" = ?', (game_id,))
+    return int(found[0].tournament_id) if found else None
