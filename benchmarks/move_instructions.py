@@ -27,6 +27,11 @@ cost; a short game's end, creation and join weigh in the default figure). With -
 DIR the server (and the users it is given) come from another checkout of the project,
 to compare commits under the same load (`git worktree add DIR COMMIT`).
 
+With --moves N --clients C the long games are played by C clients at once, each with its
+own game and keep-alive connection (threads), as api_load's clients play: the server's
+group commit then shares each COMMIT among the moves of one event-loop turn, and the
+count is what a move costs under load (--games is ignored: one game per client).
+
 Needs valgrind (`apt install valgrind`); about a minute for the default 10 games. The
 server's start under valgrind takes a while. Run it on a quiet machine: a server slowed
 by other processes runs its timers more often per move, and the count grows with them
@@ -35,6 +40,7 @@ by other processes runs its timers more often per move, and the count grows with
     .venv/bin/python benchmarks/move_instructions.py --games 10
     .venv/bin/python benchmarks/move_instructions.py --games 4 --moves 60 --quiet
     .venv/bin/python benchmarks/move_instructions.py --games 4 --moves 60 --quiet --root ../old
+    .venv/bin/python benchmarks/move_instructions.py --moves 20 --clients 32 --quiet
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -131,6 +138,31 @@ def move(connection: Connection, game: dict[str, Any], tokens: list[str],
     return dict(answer)
 
 
+def play_at_once(port: int, games: list[dict[str, Any]], tokens: list[str], rounds: int,
+                 seed: int) -> int:
+    """`rounds` random steps in each game, one client (thread, connection) a game, all at
+    once; the number of moves played."""
+    failures: list[BaseException] = []
+
+    def client(i: int) -> None:
+        try:
+            connection, rng, game = Connection(port), random.Random(seed * 1000 + i), games[i]
+            for _ in range(rounds):
+                game = move(connection, game, tokens, wander(game, rng))
+            games[i] = game
+        except BaseException as error:  # noqa: BLE001 (reported below)
+            failures.append(error)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(len(games))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        sys.exit(f"a client failed: {failures[0]!r}")
+    return rounds * len(games)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10, help="games to play")
@@ -144,6 +176,10 @@ def main() -> None:
         help="long games: count this many rounds of one non-winning step in each game",
     )
     parser.add_argument(
+        "--clients", type=int, default=1,
+        help="with --moves: this many clients play at once, each its own game",
+    )
+    parser.add_argument(
         "--root", type=Path, default=ROOT,
         help="the checkout whose server is measured (default: this one)",
     )
@@ -152,6 +188,10 @@ def main() -> None:
         help="copy callgrind's output file here (for callgrind_annotate)",
     )
     args = parser.parse_args()
+    if args.clients < 1 or (args.clients > 1 and not args.moves):
+        parser.error("--clients needs --moves, and must be at least 1")
+    if args.clients > 1:
+        args.games = args.clients
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is not installed (apt install valgrind)")
@@ -190,7 +230,9 @@ def main() -> None:
                         game = move(connection, game, tokens, wander(game, rng))
                     games[i] = game
             control(server.pid, "-i", "on")
-            if args.moves:
+            if args.clients > 1:
+                moves = play_at_once(port, games, tokens, args.moves, args.seed)
+            elif args.moves:
                 for _ in range(args.moves):
                     for i, game in enumerate(games):
                         games[i] = move(connection, game, tokens, wander(game, rng))

@@ -6,7 +6,7 @@ only assembles the JSON of docs/api.md from what a `Visibility` lets through.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
@@ -51,7 +51,7 @@ def visibility_for(loaded: LoadedGame, viewer_id: int) -> Visibility:
 class _Roster:
     """The players of a game, read once for a view (each lookup in `loaded` is a scan)."""
 
-    __slots__ = ("names", "by_seat", "viewer", "viewer_seat", "scores", "bots", "guests")
+    __slots__ = ("names", "by_seat", "viewer", "viewer_seat", "scores", "users")
 
     def __init__(self, players: list[GamePlayer], viewer_id: int) -> None:
         self.names: dict[int, str] = {}  # username by user id
@@ -59,17 +59,13 @@ class _Roster:
         self.viewer: GamePlayer | None = None  # the viewer's player row
         self.viewer_seat: str | None = None  # its seat value
         self.scores: dict[str, int] = {}  # by username, once scored
-        self.bots: dict[str, dict[str, int]] = {}  # as `bots_of`
-        self.guests: list[str] = []  # as `guests_of`
+        self.users: list[User] = []  # the players' users, in join order
         for player in players:
             row = player.__data__.get  # the row's values (speed: as in `game_view`)
             user_id = row("user")
             user = player.user
+            self.users.append(user)
             name = self.names[user_id] = user.username
-            if user.bot_level is not None:
-                self.bots[name] = {"level": user.bot_level}
-            if user.guest:
-                self.guests.append(name)
             seat = row("seat")
             if seat and seat not in self.by_seat:  # the first one, as `loaded.user_at`
                 self.by_seat[seat] = name
@@ -211,11 +207,11 @@ def _cancel_reason(reason: str | None, roster: _Roster) -> str | None:
 
 def bots_of(loaded: LoadedGame) -> dict[str, dict[str, int]]:
     """The bots among the players (SPEC §13): username -> {"level": N}."""
-    return {
-        player.user.username: {"level": player.user.bot_level}
-        for player in loaded.players
-        if player.user.bot_level is not None
-    }
+    return _bots(player.user for player in loaded.players)
+
+
+def _bots(users: Iterable[User]) -> dict[str, dict[str, int]]:
+    return {u.username: {"level": u.bot_level} for u in users if u.bot_level is not None}
 
 
 def bots_only(view: dict[str, Any]) -> bool:
@@ -227,7 +223,11 @@ def bots_only(view: dict[str, Any]) -> bool:
 
 def guests_of(loaded: LoadedGame) -> list[str]:
     """The guests among the players (GUESTS=on), by username, in join order."""
-    return [player.user.username for player in loaded.players if player.user.guest]
+    return _guests(player.user for player in loaded.players)
+
+
+def _guests(users: Iterable[User]) -> list[str]:
+    return [user.username for user in users if user.guest]
 
 
 def _pawns_view(state: GameState | None) -> dict[str, str]:
@@ -327,8 +327,8 @@ def _board_view(
         "invitation_code": None,
         "seats": _seats_view(loaded, visibility, roster),
         "waiting_players": loaded.usernames if status == "waiting" else [],
-        "bots": roster.bots,
-        "guests": roster.guests,
+        "bots": _bots(roster.users),
+        "guests": _guests(roster.users),
         "turn": turn.value if turn is not None else None,
         "turn_username": roster.at(turn),
         "winner": roster.at(state.winner) if state is not None else None,
