@@ -138,15 +138,15 @@ def move(connection: Connection, game: dict[str, Any], tokens: list[str],
     return dict(answer)
 
 
-def play_at_once(port: int, games: list[dict[str, Any]], tokens: list[str], rounds: int,
-                 seed: int) -> int:
-    """`rounds` random steps in each game, one client (thread, connection) a game, all at
-    once; the number of moves played."""
+def play_at_once(connections: list[Connection], games: list[dict[str, Any]],
+                 tokens: list[str], rounds: int, seed: int) -> int:
+    """`rounds` random steps in each game, one client (thread, its own connection) a game,
+    all at once; the number of moves played."""
     failures: list[BaseException] = []
 
     def client(i: int) -> None:
         try:
-            connection, rng, game = Connection(port), random.Random(seed * 1000 + i), games[i]
+            connection, rng, game = connections[i], random.Random(seed * 1000 + i), games[i]
             for _ in range(rounds):
                 game = move(connection, game, tokens, wander(game, rng))
             games[i] = game
@@ -224,14 +224,17 @@ def main() -> None:
                 _, game = connection.post(f"/games/{game['id']}/players", {}, tokens[1])
                 games.append(game)
             moves = 0
-            if args.moves:  # the warm-up, not counted
+            clients = [Connection(port) for _ in games] if args.clients > 1 else []
+            if clients:  # the warm-up, not counted: as the count, all at once
+                play_at_once(clients, games, tokens, 10, args.seed + 1)
+            elif args.moves:  # the warm-up, not counted
                 for i, game in enumerate(games):
                     for _ in range(10):
                         game = move(connection, game, tokens, wander(game, rng))
                     games[i] = game
             control(server.pid, "-i", "on")
             if args.clients > 1:
-                moves = play_at_once(port, games, tokens, args.moves, args.seed)
+                moves = play_at_once(clients, games, tokens, args.moves, args.seed)
             elif args.moves:
                 for _ in range(args.moves):
                     for i, game in enumerate(games):
