@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import email
 import logging
 from email import policy
@@ -15,6 +14,7 @@ import pytest
 from corridorquest.mail import FileBackend, MailConfig, build_message, make_backend
 from corridorquest.mail.backends import deliver_all
 from corridorquest.settings import Settings
+from tests.support.closing import run_to_close
 
 if TYPE_CHECKING:
     from tests.mail.conftest import SmtpServer
@@ -24,7 +24,7 @@ SENDER = "Corridor Quest <cq@example.test>"
 
 def _deliver(config: MailConfig, to: str, subject: str, body: str) -> None:
     backend = make_backend(config)
-    asyncio.run(backend.deliver(build_message(config.sender, to, subject, body)))
+    run_to_close(backend.deliver(build_message(config.sender, to, subject, body)))
 
 
 def _smtp_config(server: SmtpServer, security: str, *, login: bool = False) -> MailConfig:
@@ -132,7 +132,7 @@ def test_several_messages_go_over_one_smtp_connection_each_to_its_recipient(
         build_message(SENDER, f"{name}@example.test", f"To {name}", "body")
         for name in ("erin", "fred", "gina")
     ]
-    results = asyncio.run(deliver_all(make_backend(config), messages))
+    results = run_to_close(deliver_all(make_backend(config), messages))
     assert results == [None, None, None]
     assert [e.rcpt_tos for e in smtp_plain.inbox.envelopes] == [
         ["erin@example.test"], ["fred@example.test"], ["gina@example.test"]
@@ -145,5 +145,5 @@ def test_an_smtp_server_that_is_away_fails_every_message_of_the_batch() -> None:
     config = MailConfig(backend="smtp", smtp_host="127.0.0.1", smtp_port=free_port(),
                         smtp_security="none", smtp_timeout=5)
     messages = [build_message(SENDER, "x@example.test", "s", "b") for _ in range(2)]
-    results = asyncio.run(deliver_all(make_backend(config), messages))
+    results = run_to_close(deliver_all(make_backend(config), messages))
     assert len(results) == 2 and all(isinstance(error, Exception) for error in results)
