@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import peewee as pw
 import pytest
 
 from corridorquest.store import DatabaseUrlError, Store, connect, current_version, migrations
+from corridorquest.store.connection import SQLITE_PAGE_SIZE
 from corridorquest.store.models import ALL_MODELS, SchemaVersion, User
 from tests.support.server import fresh_database
 
@@ -35,6 +37,29 @@ def test_sqlite_database_runs_with_wal_foreign_keys_and_a_busy_timeout(tmp_path:
         assert pragma("synchronous") == 1  # NORMAL
         assert pragma("busy_timeout") == 5000
         assert (tmp_path / "deep" / "dir" / "cq.db").exists()
+    finally:
+        store.close()
+
+
+def test_a_new_database_file_has_small_pages_and_an_existing_one_keeps_its_own(
+    tmp_path: Path,
+) -> None:
+    page_size = lambda store: store.db.execute_sql("PRAGMA page_size").fetchone()[0]  # noqa: E731
+    store = Store.open(f"sqlite:///{tmp_path / 'new.db'}")
+    try:
+        assert page_size(store) == SQLITE_PAGE_SIZE == 2048
+    finally:
+        store.close()
+    older = tmp_path / "older.db"  # a database made before: SQLite's default 4 KiB pages
+    db = sqlite3.connect(older)
+    db.execute("PRAGMA page_size = 4096")
+    db.execute("PRAGMA journal_mode = wal")
+    db.close()
+    store = Store.open(f"sqlite:///{older}")
+    try:
+        assert page_size(store) == 4096
+        store.run(lambda: User.create(username="ann", email="ann@example.test", password_hash="h"))
+        assert store.run(lambda: User.get(User.username == "ann").email) == "ann@example.test"
     finally:
         store.close()
 
