@@ -93,14 +93,14 @@ async def broadcast(ctx: ServiceContext, current: CurrentUser, text: str) -> dic
     text = checked_text(text)
 
     def write(events: list[Event]) -> list[int]:
-        ids = [
-            game.id
-            for game in Game.select(Game.id)
+        games = list(
+            Game.select(Game.id, Game.revision)
             .where(Game.status.in_(["waiting", "started"]))
             .order_by(Game.id)
-        ]
-        for game_id in ids:
-            add_system(game_id, ADMIN_PREFIX + literal(text))
+        )
+        ids = [game.id for game in games]
+        for game in games:
+            add_system(game.id, game.revision, ADMIN_PREFIX + literal(text))
         events.append(AdminBroadcast(game_ids=tuple(ids), text=text))
         record(current, "server.broadcast", "server", f"{text} (to {len(ids)} games)")
         return ids

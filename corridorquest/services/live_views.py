@@ -92,8 +92,8 @@ def _actions_after(
     viewer_id: int,
     shown: dict[str, Any],
     known: last_commit.GameExtras | None,
-) -> list[tuple[int, dict[str, Any]]]:
-    """`(revision it made, history entry)` of each action after `revision`; `shown`: the
+) -> list[tuple[int, ActionRow, dict[str, Any]]]:
+    """`(revision it made, action, history entry)` of each action after `revision`; `shown`: the
     reader's game view now, whose last actions are history entries as the reader sees
     them (the new ones are taken from there when they are among them); `known`: what
     `last_commit` remembers of the game at its revision."""
@@ -116,7 +116,9 @@ def _actions_after(
         entries = [by_number[row.n] for _, row in found]
     else:  # some are older than the view's last actions
         entries = history_view(loaded, [row for _, row in found], viewer_id)
-    return [(made or 0, entry) for (made, _), entry in zip(found, entries, strict=True)]
+    return [
+        (made or 0, row, entry) for (made, row), entry in zip(found, entries, strict=True)
+    ]
 
 
 def _view(
@@ -137,19 +139,21 @@ def catch_up(loaded: LoadedGame, viewer_id: int, cursor: Cursor, view: bool = Fa
     items: list[Item] = []
     revision = loaded.game.revision
     number = cursor.messages
+    played: list[tuple[int | None, ActionRow]] = []  # the actions since, for their messages
     if revision > cursor.revision or view:
         known = _known(loaded)
         shown = _view(loaded, viewer_id, known)
         if revision > cursor.revision:
             newer = _actions_after(loaded, cursor.revision, viewer_id, shown, known)
-            for made, action in newer:
+            for made, row, action in newer:
                 items.append(("action", f"{made}.{number}", action))
+                played.append((made, row))
         items.append(("game", f"{revision}.{number}", shown))
-    messages, row = messages_since(loaded, viewer_id, number, cursor.row)
+    messages, last_row = messages_since(loaded, viewer_id, number, cursor.row, played)
     for message in messages:
         number = message["id"]
         items.append(("message", f"{revision}.{number}", message))
-    return CatchUp(items, Cursor(revision, number, row))
+    return CatchUp(items, Cursor(revision, number, last_row))
 
 
 def first_update(
@@ -157,7 +161,7 @@ def first_update(
 ) -> CatchUp:
     """A new stream's first events: the game (and, resuming, what was missed before it)."""
     if since is None:  # from now on: the game as it is, no old messages
-        here = Cursor(loaded.game.revision, *last_position(loaded.game.id, viewer_id))
+        here = Cursor(loaded.game.revision, *last_position(loaded.game, viewer_id))
         item = ("game", str(here), _view(loaded, viewer_id, _known(loaded)))
         return CatchUp([item], here)
     return catch_up(loaded, viewer_id, since, view=True)
@@ -190,7 +194,7 @@ def plain_spectator(loaded: LoadedGame, user: CurrentUser) -> bool:
     game = loaded.game
     if game.private or user.is_admin or loaded.is_player(user.id):
         return False
-    return last_number(game.id, user.id) == last_number(game.id, 0)
+    return last_number(game, user.id) == last_number(game, 0)
 
 
 def online_view(loaded: LoadedGame) -> dict[str, Any]:

@@ -16,7 +16,9 @@ reader's numbers never change (messages are only ever added). Messages the reade
 keep their numbers (its own choice; unmuting shows them again).
 
 System messages name users by id (`user_refs`): they are rendered with the current
-usernames when read, one lookup of the names per listing.
+usernames when read, one lookup of the names per listing. A move's message is not stored:
+it is made from the move's action (`move_messages`, which also says where it stands among
+the stored ones).
 
 Writing a message never changes the game's revision (it is not game state). A player
 writes at most MESSAGE_LIMIT messages per game (the `message_limit` server value, when an
@@ -31,6 +33,7 @@ from typing import Any
 
 from corridorquest.events import MessagePosted
 from corridorquest.security.policy import has_control_characters
+from corridorquest.services import move_messages
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, NotFound, Unprocessable
@@ -40,8 +43,8 @@ from corridorquest.services.server import get_value
 from corridorquest.services.system_messages import PLAYER, SYSTEM
 from corridorquest.services.unit_of_work import GameWrite, write_game
 from corridorquest.services.user_refs import ids_in, render, usernames
-from corridorquest.store.game_rows import MessageRow, messages_after
-from corridorquest.store.models import GameMessage, MessageMute, User, utcnow
+from corridorquest.store.game_rows import ActionRow, MessageRow, messages_after
+from corridorquest.store.models import Game, GameMessage, MessageMute, User, utcnow
 
 MAX_TEXT = 500
 ADMIN_PREFIX = "Message from the administrators: "
@@ -94,26 +97,25 @@ def _usernames(loaded: LoadedGame, ids: set[int]) -> dict[int, str]:
     return usernames(ids, {p.user_id: p.user.username for p in loaded.players})
 
 
-def _party_to(viewer_id: int) -> Any:
-    """The messages everybody reads or `viewer_id` is party to: what its numbers count."""
-    return (
-        GameMessage.recipient.is_null()
-        | (GameMessage.sender == viewer_id)
-        | (GameMessage.recipient == viewer_id)
-    )
+def _party_to(row: GameMessage | MessageRow, viewer_id: int) -> bool:
+    """Whether everybody reads `row` or `viewer_id` is party to it: what its numbers count."""
+    recipient_id = row.recipient_id
+    return recipient_id is None or viewer_id == recipient_id or viewer_id == row.sender_id
 
 
-def _number_of(row: GameMessage, viewer_id: int) -> int:
-    """The number `viewer_id` reads `row` under (see the module docstring)."""
-    return int(
-        GameMessage.select()
-        .where(
-            (GameMessage.game == row.game_id)
-            & _party_to(viewer_id)
-            & (GameMessage.id <= row.id)
-        )
-        .count()
-    )
+def _in_order(game: Game, viewer_id: int) -> list[MessageRow]:
+    """Every message of the game `viewer_id` is party to, in the order they were written:
+    the stored ones and those made from the moves (`move_messages`)."""
+    stored = [row for row in messages_after(game.id) if _party_to(row, viewer_id)]
+    return move_messages.in_order(stored, move_messages.of_game(game))
+
+
+def _number_of(game: Game, row_id: int, viewer_id: int) -> int:
+    """The number `viewer_id` reads the stored message `row_id` under (0: not party to it)."""
+    for number, row in enumerate(_in_order(game, viewer_id), start=1):
+        if row.id == row_id:
+            return number
+    return 0
 
 
 def message_view(
@@ -167,33 +169,29 @@ def readable_messages(loaded: LoadedGame, viewer_id: int, after: int = 0) -> lis
 
 
 def messages_since(
-    loaded: LoadedGame, viewer_id: int, after: int, after_row: int | None = None
+    loaded: LoadedGame,
+    viewer_id: int,
+    after: int,
+    after_row: int | None = None,
+    newer_actions: Sequence[tuple[int | None, ActionRow]] = (),
 ) -> tuple[list[dict[str, Any]], int | None]:
-    """`readable_messages` after number `after`, and the row id of the last message the
-    reader is party to so far (None: unknown). `after_row`, when known, is that row id for
-    `after` (a live stream's position): the rows after it are read by id, not counted
-    from the game's first message."""
+    """`readable_messages` after number `after`, and the row id of the last stored message
+    the reader is party to so far (None: unknown). `after_row`, when known, is that row id
+    for `after` (a live stream's position, taken with the game's revision then), and
+    `newer_actions` the actions played since that revision (with the revision each made):
+    the stored rows after it are read by id, the moves' messages made from those actions,
+    not counted from the game's first message."""
     game = loaded.game
     is_player = loaded.is_player(viewer_id)
     if not is_player and game.private:
         return [], after_row
-    rows: Sequence[GameMessage | MessageRow]
-    if after_row is None:
-        query = (
-            GameMessage.select()
-            .where((GameMessage.game == game.id) & _party_to(viewer_id))
-            .order_by(GameMessage.id)
-        )
-        if after:
-            query = query.offset(after)
-        rows = list(query)
+    rows: Sequence[MessageRow]
+    if after_row is None:  # numbered from the game's first message
+        rows = _in_order(game, viewer_id)[after:]
     else:  # the game's rows after that one (the few since), as plain values
-        rows = [
-            row
-            for row in messages_after(game.id, after_row)
-            if row.recipient_id is None or viewer_id in (row.sender_id, row.recipient_id)
-        ]
-    last_row = rows[-1].id if rows else after_row
+        stored = [row for row in messages_after(game.id, after_row) if _party_to(row, viewer_id)]
+        rows = move_messages.in_order(stored, move_messages.made_from(game, newer_actions))
+    last_row = next((row.id for row in reversed(rows) if row.id is not None), after_row)
     numbered = list(enumerate(rows, start=after + 1))
     if is_player:
         muted = _muted_ids(game.id, viewer_id)
@@ -211,29 +209,24 @@ def messages_since(
     return views, last_row
 
 
-def last_number(game_id: int, viewer_id: int) -> int:
+def last_number(game: Game, viewer_id: int) -> int:
     """The number of the last message `viewer_id` is party to (0: none yet): where a
     reader's `after` cursor stands once it has read everything (inside a transaction)."""
-    return last_position(game_id, viewer_id)[0]
+    return last_position(game, viewer_id)[0]
 
 
-def last_position(game_id: int, viewer_id: int) -> tuple[int, int | None]:
-    """(`last_number`, the row id of that message: None when there is none)."""
-    query = GameMessage.select(GameMessage.id).where(
-        (GameMessage.game == game_id) & _party_to(viewer_id)
-    )
-    last = query.order_by(GameMessage.id.desc()).first()
-    return int(query.count()), (last.id if last is not None else None)
+def last_position(game: Game, viewer_id: int) -> tuple[int, int | None]:
+    """(`last_number`, the row id of the last stored message it counts: None when none)."""
+    rows = _in_order(game, viewer_id)
+    return len(rows), next((row.id for row in reversed(rows) if row.id is not None), None)
 
 
 def message_for(loaded: LoadedGame, message_id: int, viewer_id: int) -> dict[str, Any] | None:
-    """One message (by row id) as `viewer_id` reads it, None if it may not (a live DM)."""
+    """One stored message (by row id) as `viewer_id` reads it, None if it may not (a live DM)."""
     row = GameMessage.get_or_none(GameMessage.id == message_id)
-    if row is None or row.game_id != loaded.game.id:
+    if row is None or row.game_id != loaded.game.id or not _party_to(row, viewer_id):
         return None
-    if row.recipient_id is not None and viewer_id not in (row.sender_id, row.recipient_id):
-        return None
-    number = _number_of(row, viewer_id)
+    number = _number_of(loaded.game, row.id, viewer_id)
     found = readable_messages(loaded, viewer_id, after=number - 1)
     return found[0] if found and found[0]["id"] == number else None
 
@@ -299,6 +292,7 @@ async def send_message(
             recipient=recipient.id if recipient else None,
             text=text,
             at=utcnow(),
+            revision=loaded.game.revision,
         )
         work.emit(
             MessagePosted(
@@ -310,7 +304,8 @@ async def send_message(
             )
         )
         names = _usernames(loaded, {user.id} | ({recipient.id} if recipient else set()))
-        return 201, message_view(row, _number_of(row, user.id), names, user.id, False)
+        number = _number_of(loaded.game, row.id, user.id)
+        return 201, message_view(row, number, names, user.id, False)
 
     return dict((await write_game(ctx, user, key, "post a message", game_id, post)).body)
 

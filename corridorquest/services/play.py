@@ -97,7 +97,7 @@ def _play(
     game.revision += 1
     loaded.add_action(
         n=state.ply, seat=seat.value, user=user.id, type=action_type, notation=notation,
-        at=now, revision=game.revision,
+        at=now, revision=game.revision, message_derived=True,
     )
     if isinstance(action, PlaceWall) and game.invisible:
         markers.remove_under_wall(game.id, user.id, action.wall, game.size)
@@ -130,7 +130,7 @@ def _play(
         game.turn_since = now
         game.reminded_at = None
         loaded.save_game("state", "revision", "turn_user", "turn_since", "reminded_at")
-    row = ActionRow(state.ply, seat.value, user.id, action_type, notation, now)
+    row = ActionRow(state.ply, seat.value, user.id, action_type, notation, now, True)
     return 201, work.view_after_action(user.id, row)
 
 

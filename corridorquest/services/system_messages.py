@@ -3,7 +3,9 @@
 They are written inside the transaction of the change they describe, so nothing that
 was acknowledged is ever missing from a game's messages. `record_events` is the one hook
 for the lifecycle and play (the unit of work calls it with the events of every write);
-trading writes its own through `add_system`.
+trading writes its own through `add_system`. A move's own message ("alice (North) moved
+to e5", `action_line`) is the exception: its action's row holds all it says, and
+`move_messages` makes it from that row when messages are read (one row less per move).
 
 What a message may say follows SPEC §4: no message for a wall placement in a masked
 game; in an invisible game the placing player reads "alice placed wall c3h" (`detail`),
@@ -49,6 +51,7 @@ Line = tuple[str, int | None, str | None]
 
 def add_system(
     game_id: int,
+    revision: int,
     text: str,
     *,
     about: int | None = None,
@@ -57,10 +60,12 @@ def add_system(
 ) -> None:
     """Write a system message (inside the caller's transaction).
 
-    `text` and `detail` are stored texts (`user_refs`): users named with `ref(user_id)`,
-    any other text (an administrator's words) through `literal`. `to`: only `about` and
-    `to` read it (a private offer or trade). `detail`: what `about` (and everybody once
-    the game is finished) reads instead of `text`.
+    `revision`: the game's revision as the caller's write leaves it (the message comes
+    after the moves up to it: `move_messages`). `text` and `detail` are stored texts
+    (`user_refs`): users named with `ref(user_id)`, any other text (an administrator's
+    words) through `literal`. `to`: only `about` and `to` read it (a private offer or
+    trade). `detail`: what `about` (and everybody once the game is finished) reads
+    instead of `text`.
     """
     fast.insert(
         GameMessage,
@@ -71,6 +76,7 @@ def add_system(
         text=text,
         detail=detail,
         at=utcnow(),
+        revision=revision,
     )
 
 
@@ -123,30 +129,32 @@ def _started(game: Game, event: GameStarted) -> str:
     return f"The game started: {', '.join(seats)}. {name(event.first_user_id)} moves first."
 
 
-def _action(game: Game, event: ActionPlayed) -> list[Line]:
-    who = f"{name(event.user_id)} ({Seat(event.seat).title})"
-    lines: list[Line] = []
-    if event.type == "wall":
-        if game.masked:
-            pass  # SPEC §4: a masked game has no message for a wall placement
-        elif game.invisible:
-            lines.append(
-                (f"{who} placed a wall", event.user_id, f"{who} placed wall {event.notation}")
-            )
-        else:
-            lines.append((f"{who} placed wall {event.notation}", None, None))
-    else:
-        verb = "jumped" if event.type == "jump" else "moved"
-        lines.append((f"{who} {verb} to {event.notation}", None, None))
-    for passed in event.passed_user_ids:
-        lines.append((f"{name(passed)} has no legal action and passes", None, None))
-    return lines
+def action_line(game: Game, user_id: int, seat: str, kind: str, notation: str) -> Line | None:
+    """The message of an action (`kind`: move, jump or wall), None for none. It is not
+    stored: `move_messages` makes it from the action's row when messages are read."""
+    who = f"{name(user_id)} ({Seat(seat).title})"
+    if kind != "wall":
+        verb = "jumped" if kind == "jump" else "moved"
+        return (f"{who} {verb} to {notation}", None, None)
+    if game.masked:
+        return None  # SPEC §4: a masked game has no message for a wall placement
+    if game.invisible:
+        return (f"{who} placed a wall", user_id, f"{who} placed wall {notation}")
+    return (f"{who} placed wall {notation}", None, None)
+
+
+def _passes(event: ActionPlayed) -> list[Line]:
+    """Who passes after the action (its own message, `action_line`, is made when read)."""
+    return [
+        (f"{name(passed)} has no legal action and passes", None, None)
+        for passed in event.passed_user_ids
+    ]
 
 
 def describe(event: GameEvent, game: Game) -> list[Line]:
     """The system messages of one event (none for events that are not game changes)."""
     if isinstance(event, ActionPlayed):  # by far the most frequent: first
-        return _action(game, event)
+        return _passes(event)
     if isinstance(event, GameCreated):
         return [(f"{name(event.admin_id)} created the game ({_variant(game)})", None, None)]
     if isinstance(event, PlayersInvited):
@@ -189,6 +197,10 @@ def record_events(events: Sequence[Event], loaded: Any = None) -> None:
     the game the write loaded and changed (a `LoadedGame`), if it did."""
     games: dict[int, Game] = {}
     for event in events:
+        if isinstance(event, ActionPlayed):  # by far the most frequent: first
+            for text, _, _ in _passes(event):  # the action's own message is made when read
+                add_system(event.game_id, event.revision, text)
+            continue
         if not isinstance(event, _DESCRIBED):
             continue  # `describe` has no message for it: no need to find its game
         game = games.get(event.game_id)
@@ -196,7 +208,7 @@ def record_events(events: Sequence[Event], loaded: Any = None) -> None:
             written = loaded.game
             if written.id == event.game_id and written.revision == event.revision:
                 game = games[event.game_id] = written  # the row as the write saved it
-        if game is None and isinstance(event, ActionPlayed | GameFinished):
+        if game is None and isinstance(event, GameFinished):
             # A started game's modes never change: the game as this write loaded it will do.
             loaded = loaded_in_transaction(event.game_id, event.revision)
             if loaded is not None:
@@ -207,4 +219,4 @@ def record_events(events: Sequence[Event], loaded: Any = None) -> None:
                 continue
             game = games[event.game_id] = found[0]
         for text, about, detail in describe(event, game):
-            add_system(event.game_id, text, about=about, detail=detail)
+            add_system(event.game_id, event.revision, text, about=about, detail=detail)

@@ -123,13 +123,13 @@ async def make_offer(
         cost = wall_cost(loaded.game.size, loaded.game.players)
         if other is None:
             text = f"{ref(user.id)} offers to {VERB[mode]} a wall (wall cost {cost})"
-            add_system(game_id, text)
+            add_system(game_id, loaded.game.revision, text)
         else:
             text = (
                 f"{ref(user.id)} privately offers {ref(other.id)} to {VERB[mode]} "
                 f"a wall (wall cost {cost})"
             )
-            add_system(game_id, text, about=user.id, to=other.id)
+            add_system(game_id, loaded.game.revision, text, about=user.id, to=other.id)
         work.emit(
             OfferMade(
                 game_id=game_id,
@@ -168,7 +168,7 @@ async def withdraw_offer(
         else:  # a private offer: as when it was made
             work.change_unseen()
         text = f"{ref(user.id)} withdrew the offer to {VERB[offer.mode]} a wall"
-        add_system(game_id, text, about=user.id, to=offer.partner_id)
+        add_system(game_id, loaded.game.revision, text, about=user.id, to=offer.partner_id)
         work.emit(
             OfferWithdrawn(
                 game_id=game_id,
@@ -262,7 +262,7 @@ async def trade(
             f"{ref(seller.user_id)} sold a wall to {ref(buyer.user_id)} on "
             f"{ref(offerer.id)}'s offer (wall cost {cost})"
         )
-        add_system(game_id, text, about=offerer.id, to=offer.partner_id)
+        add_system(game_id, loaded.game.revision, text, about=offerer.id, to=offer.partner_id)
         work.emit(
             WallTraded(
                 game_id=game_id,

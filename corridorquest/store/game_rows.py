@@ -179,10 +179,12 @@ class ActionRow(NamedTuple):
     type: str
     notation: str
     at: datetime
+    message_derived: bool  # its system message is made from it when read (`move_messages`)
 
 
 _ACTION_FIELDS = tuple(
-    GameAction._meta.fields[name] for name in ("n", "seat", "user", "type", "notation", "at")
+    GameAction._meta.fields[name]
+    for name in ("n", "seat", "user", "type", "notation", "at", "message_derived")
 )
 _ACTIONS_SQL = (
     "SELECT "
@@ -216,20 +218,22 @@ def recent_actions(game_id: int, limit: int) -> list[ActionRow]:
 
 
 class MessageRow(NamedTuple):
-    """What a reader is shown of a `game_message` row, as plain values (its names)."""
+    """What a reader is shown of a game message, as plain values (`GameMessage`'s names):
+    a `game_message` row, or a move's message made from its action (`move_messages`)."""
 
-    id: int
+    id: int | None  # None: made from an action, not stored
     sender_id: int | None
     recipient_id: int | None
     kind: str
     text: str
     detail: str | None
     at: datetime
+    revision: int | None  # the game's when written (None: before migration step 24)
 
 
 _MESSAGE_FIELDS = tuple(
     GameMessage._meta.fields[name]
-    for name in ("id", "sender", "recipient", "kind", "text", "detail", "at")
+    for name in ("id", "sender", "recipient", "kind", "text", "detail", "at", "revision")
 )
 _MESSAGES_AFTER_SQL = (
     "SELECT "
@@ -239,12 +243,28 @@ _MESSAGES_AFTER_SQL = (
 _MESSAGE_PLAN = fast.row_plan(_MESSAGE_FIELDS)
 
 
-def messages_after(game_id: int, after_row: int) -> list[MessageRow]:
-    """The game's messages with a row id above `after_row`, oldest first (a range of the
-    (game, id) index: a live stream reads the few since its last look)."""
+def messages_after(game_id: int, after_row: int = 0) -> list[MessageRow]:
+    """The game's stored messages with a row id above `after_row`, oldest first (a range
+    of the (game, id) index: a live stream reads the few since its last look)."""
     sql = _MESSAGES_AFTER_SQL if fast.is_sqlite() else _MESSAGES_AFTER_SQL.replace("?", "%s")
     found = fast.execute(sql, (after_row, game_id)).fetchall()
     return [MessageRow._make(fast.convert(_MESSAGE_PLAN, row)) for row in found]
+
+
+_DERIVED_SQL = (
+    "SELECT "
+    + ", ".join(f'"{field.column_name}"' for field in _ACTION_FIELDS)
+    + f', "revision" FROM {fast.table(GameAction)} WHERE "game_id" = ? AND "message_derived"'
+    + ' ORDER BY "n"'
+)
+
+
+def actions_with_derived_messages(game_id: int) -> list[tuple[int, ActionRow]]:
+    """The game's actions whose system message is made from them when read, oldest
+    first, each with the revision it made."""
+    sql = _DERIVED_SQL if fast.is_sqlite() else _DERIVED_SQL.replace("?", "%s")
+    found = fast.execute(sql, (game_id,)).fetchall()
+    return [(row[-1], ActionRow._make(fast.convert(_ACTION_PLAN, row[:-1]))) for row in found]
 
 
 _WAITING_SQL = f'SELECT COUNT(*) FROM {fast.table(Game)} WHERE "admin_id" = ? AND "status" = ?'

@@ -15,7 +15,7 @@ import pytest
 
 from corridorquest.engine import GameState
 from corridorquest.events import ActionPlayed, Event
-from corridorquest.services import games, last_commit, play
+from corridorquest.services import games, last_commit, messages, play
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict
@@ -70,11 +70,15 @@ def test_a_move_is_published_after_its_commit_and_remembered(tmp_path: Path) -> 
         result = await play.play(ctx, mover, game.id, "move", to, game.revision, key="k-1")
         assert result.status == 201 and result.body["revision"] == game.revision + 1
         assert [type(e) for e in published] == [ActionPlayed]
-        # the system message was written in the same transaction
+        # the move's system message is read with the game's messages; it is made from the
+        # action, stored in the same transaction: no message row of its own
+        listed = await messages.list_messages(ctx, mover, game.id)
+        last = listed["messages"][-1]["text"]
+        assert last.startswith(f"{mover.username} (") and last.endswith(f") moved to {to}")
         texts = ctx.store.run(
             lambda: [m.text for m in GameMessage.select().where(GameMessage.game == game.id)]
         )
-        assert any("moved to" in text for text in texts)
+        assert not any("moved to" in text for text in texts)
         # the key's scope names the use case and its game, not an HTTP route
         scope = ctx.store.run(lambda: IdempotentResponse.get().scope)
         assert scope.startswith(f"play game {game.id}")

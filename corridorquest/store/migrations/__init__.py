@@ -78,6 +78,8 @@ STEPS: list[Step] = [
     (22, "a finished game's rematch: another player's ask joins it", schema.rematches),
     (23, "SQLite: a count of the changes of users' columns a game shows (remembered games)",
      schema.user_changes),
+    (24, "a move's system message is made from its action when read, not stored",
+     schema.move_messages_derived),
 ]
 
 

@@ -163,3 +163,19 @@ def user_changes(db: pw.Database) -> None:
         f'CREATE TRIGGER IF NOT EXISTS user_changes_delete AFTER DELETE ON "user" '
         f"BEGIN {count} END"
     )
+
+
+def move_messages_derived(db: pw.Database) -> None:
+    """A move's system message is made from its game_action row when read, no longer
+    stored: actions say whether theirs is (older ones keep their stored message), and a
+    stored message remembers the game's revision, its place among the derived ones."""
+    if "message_derived" not in {column.name for column in db.get_columns("game_action")}:
+        # NOT NULL with a constant default in one statement: neither SQLite nor PostgreSQL
+        # (11 and later) rewrites the table, which holds every action ever played (the
+        # migrator would UPDATE every row, and rebuild the table on SQLite)
+        kind = "BOOLEAN" if isinstance(db, pw.PostgresqlDatabase) else "INTEGER"
+        db.execute_sql(
+            f'ALTER TABLE "game_action" ADD COLUMN "message_derived" {kind} NOT NULL '
+            "DEFAULT FALSE"
+        )
+    add_column_if_missing(db, "game_message", "revision", pw.IntegerField(null=True))

@@ -78,6 +78,12 @@ class GameAction(BaseModel):
     # the game's revision this action made (live streams resume after a revision);
     # None for actions played before migration step 12
     revision = pw.IntegerField(null=True)
+    # True: the action's system message ("alice (North) moved to e5") is made from this
+    # row when messages are read (`services.move_messages`), no game_message row is
+    # written (migration step 24: one row less per move). False: played before step 24,
+    # its message is a game_message row; or an imported game's action, which has none.
+    # (a default in the schema too: a row written without it is an older kind of action)
+    message_derived = pw.BooleanField(default=False, constraints=[pw.SQL("DEFAULT FALSE")])
 
     class Meta:
         indexes = ((("game", "n"), True),)
@@ -152,6 +158,10 @@ class GameMessage(BaseModel):
     text = pw.TextField()
     detail = pw.TextField(null=True)
     at = pw.DateTimeField(default=utcnow)
+    # the game's revision when it was written (migration step 24): it comes after the
+    # messages made from the actions up to that revision (`services.move_messages`);
+    # None for a message written before step 24 (before every message made from an action)
+    revision = pw.IntegerField(null=True)
 
     class Meta:
         indexes = ((("game", "id"), False),)

@@ -55,7 +55,7 @@ def _write(store: Store, game_id: int, move_revision: bool) -> last_commit.Commi
         if move_revision:
             game.revision += 1
         game.save()
-        row = ActionRow(1, "north", game.admin_id, "move", "e2", utcnow())
+        row = ActionRow(1, "north", game.admin_id, "move", "e2", utcnow(), True)
         shown = last_commit.Shown([row], [], made=game.revision, board=None)
         return last_commit.Committed(
             game, players, loaded_revision, 0, shown, last_commit.users_seen(game_id)

@@ -11,7 +11,7 @@ from corridorquest.store.game_rows import ActionRow
 
 pytestmark = pytest.mark.backend_neutral  # no database
 
-ROW = ActionRow(1, "north", 7, "move", "e8", datetime(2026, 1, 1, 12, 0, 0))
+ROW = ActionRow(1, "north", 7, "move", "e8", datetime(2026, 1, 1, 12, 0, 0), True)
 
 
 def test_an_entry_is_found_only_at_its_game_seed_and_revision() -> None:
