@@ -40,10 +40,10 @@ from corridorquest.services.game_access import LoadedGame, can_see, read_game
 from corridorquest.services.game_list import active_games
 from corridorquest.services.game_views import game_view, history_view, summary_view
 from corridorquest.services.messages import (
-    last_number,
     last_position,
     message_for,
     messages_since,
+    reads_as_everybody,
 )
 from corridorquest.store.game_rows import ActionRow, actions_from, read_versions
 
@@ -194,7 +194,7 @@ def plain_spectator(loaded: LoadedGame, user: CurrentUser) -> bool:
     game = loaded.game
     if game.private or user.is_admin or loaded.is_player(user.id):
         return False
-    return last_number(game, user.id) == last_number(game, 0)
+    return reads_as_everybody(game, user.id)
 
 
 def online_view(loaded: LoadedGame) -> dict[str, Any]:

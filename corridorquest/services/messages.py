@@ -182,8 +182,7 @@ def messages_since(
     the stored rows after it are read by id, the moves' messages made from those actions,
     not counted from the game's first message."""
     game = loaded.game
-    is_player = loaded.is_player(viewer_id)
-    if not is_player and game.private:
+    if game.private and not loaded.is_player(viewer_id):
         return [], after_row
     rows: Sequence[MessageRow]
     if after_row is None:  # numbered from the game's first message
@@ -192,8 +191,16 @@ def messages_since(
         stored = [row for row in messages_after(game.id, after_row) if _party_to(row, viewer_id)]
         rows = move_messages.in_order(stored, move_messages.made_from(game, newer_actions))
     last_row = next((row.id for row in reversed(rows) if row.id is not None), after_row)
-    numbered = list(enumerate(rows, start=after + 1))
-    if is_player:
+    return _views(loaded, viewer_id, list(enumerate(rows, start=after + 1))), last_row
+
+
+def _views(
+    loaded: LoadedGame, viewer_id: int, numbered: list[tuple[int, MessageRow]]
+) -> list[dict[str, Any]]:
+    """The numbered messages `viewer_id` is party to, as it reads them: without those of
+    players it muted, and, once it plays no more, without its own DMs."""
+    game = loaded.game
+    if loaded.is_player(viewer_id):
         muted = _muted_ids(game.id, viewer_id)
         if muted:
             numbered = [
@@ -205,14 +212,17 @@ def messages_since(
         numbered = [(n, row) for n, row in numbered if row.recipient_id is None]
     names = _names_for(loaded, [row for _, row in numbered])
     revealed = game.status == "finished"
-    views = [message_view(row, n, names, viewer_id, revealed) for n, row in numbered]
-    return views, last_row
+    return [message_view(row, n, names, viewer_id, revealed) for n, row in numbered]
 
 
-def last_number(game: Game, viewer_id: int) -> int:
-    """The number of the last message `viewer_id` is party to (0: none yet): where a
-    reader's `after` cursor stands once it has read everything (inside a transaction)."""
-    return last_position(game, viewer_id)[0]
+def reads_as_everybody(game: Game, viewer_id: int) -> bool:
+    """Whether `viewer_id` is party to no message but those everybody reads (no DM or
+    private offer was written by or to it): it reads the game's messages as any other
+    non-player of a public game does."""
+    return not any(
+        row.recipient_id is not None and _party_to(row, viewer_id)
+        for row in messages_after(game.id)
+    )
 
 
 def last_position(game: Game, viewer_id: int) -> tuple[int, int | None]:
@@ -223,12 +233,14 @@ def last_position(game: Game, viewer_id: int) -> tuple[int, int | None]:
 
 def message_for(loaded: LoadedGame, message_id: int, viewer_id: int) -> dict[str, Any] | None:
     """One stored message (by row id) as `viewer_id` reads it, None if it may not (a live DM)."""
-    row = GameMessage.get_or_none(GameMessage.id == message_id)
-    if row is None or row.game_id != loaded.game.id or not _party_to(row, viewer_id):
+    game = loaded.game
+    if game.private and not loaded.is_player(viewer_id):
         return None
-    number = _number_of(loaded.game, row.id, viewer_id)
-    found = readable_messages(loaded, viewer_id, after=number - 1)
-    return found[0] if found and found[0]["id"] == number else None
+    for number, row in enumerate(_in_order(game, viewer_id), start=1):
+        if row.id == message_id:
+            found = _views(loaded, viewer_id, [(number, row)])
+            return found[0] if found else None
+    return None
 
 
 async def list_messages(

@@ -152,9 +152,9 @@ def _passes(event: ActionPlayed) -> list[Line]:
 
 
 def describe(event: GameEvent, game: Game) -> list[Line]:
-    """The system messages of one event (none for events that are not game changes)."""
-    if isinstance(event, ActionPlayed):  # by far the most frequent: first
-        return _passes(event)
+    """The system messages of one event (none for events that are not game changes, and
+    none here for an action: `record_events` writes its passes, `move_messages` makes
+    its own message when read)."""
     if isinstance(event, GameCreated):
         return [(f"{name(event.admin_id)} created the game ({_variant(game)})", None, None)]
     if isinstance(event, PlayersInvited):
@@ -180,7 +180,6 @@ def describe(event: GameEvent, game: Game) -> list[Line]:
 
 # The events `describe` writes messages for (others: trading and messages write their own).
 _DESCRIBED = (
-    ActionPlayed,
     GameCreated,
     PlayersInvited,
     PlayerJoined,

@@ -24,10 +24,11 @@ sql_log.install()  # LOG_LEVEL=DEBUG logs statements, never the values they carr
 # The page size of a NEW database file (an existing file keeps the one it was made with:
 # SQLite changes it only by rewriting the whole file). Every COMMIT writes each page it
 # changed to the log whole, and a batch of moves changes one page of each index per game
-# (game_action's and game_message's `(game_id, ...)` indexes, the game's row): with 2 KiB
-# pages a move writes half the bytes to the log, and the checkpoint half the bytes back:
-# about 3 % more moves per second under load (benchmarks/README.md, "SQLite's page
-# size"). Set before `journal_mode`: a database in WAL mode keeps its page size.
+# (game_action's `(game_id, n)` index, game_message's too when a message is written, the
+# game's row): with 2 KiB pages a move writes half the bytes to the log, and the
+# checkpoint half the bytes back: about 3 % more moves per second under load
+# (benchmarks/README.md, "SQLite's page size"). Set before `journal_mode`: a database in
+# WAL mode keeps its page size.
 SQLITE_PAGE_SIZE = 2048
 
 SQLITE_PRAGMAS = {

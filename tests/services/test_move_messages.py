@@ -6,45 +6,23 @@ stream's catch-up alike; a new move writes no message row."""
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Iterator
-from datetime import timedelta
 from pathlib import Path
 
-import pytest
-
-from corridorquest.engine import GameState, Seat
-from corridorquest.services import games, last_commit, live_views, messages, play
+from corridorquest.engine import Seat
+from corridorquest.services import last_commit, live_views, messages, play
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.game_access import load_game
 from corridorquest.services.user_refs import ref
-from corridorquest.settings import Settings
 from corridorquest.store.migrations import migrate_database
-from corridorquest.store.models import Game, GameAction, GameMessage, User, utcnow
-from tests.support.server import fresh_database
-
-
-@pytest.fixture
-def database_url(tmp_path: Path) -> Iterator[str]:
-    with fresh_database(tmp_path) as url:
-        yield url
-
-
-def _user(ctx: ServiceContext, name: str) -> CurrentUser:
-    def create() -> User:
-        return User.create(
-            username=name, email=f"{name}@example.test", password_hash="x", verified=True
-        )
-
-    user = ctx.store.run(create)
-    return CurrentUser(user.id, name, user.email, False, 0, utcnow() + timedelta(days=1))
+from corridorquest.store.models import Game, GameAction, GameMessage
+from tests.support.services import service_context, started_game, state_of, user
 
 
 async def _move(ctx: ServiceContext, players: dict[int, CurrentUser], game_id: int) -> str:
     """The player to move steps its pawn (never onto its goal); what it played."""
     game = ctx.store.run(Game.get_by_id, game_id)
-    state = GameState.from_dict(json.loads(game.state))
+    state = state_of(ctx, game_id)
     to = str(next(a for a in state.legal_steps() if not a.jump).to)
     mover = players[game.turn_user_id]
     result = await play.play(ctx, mover, game_id, "move", to, game.revision)
@@ -74,19 +52,13 @@ def _as_before_step_24(ctx: ServiceContext, game_id: int) -> None:
 
 
 def test_a_game_played_across_the_upgrade_reads_every_move_message_once_in_order(
-    tmp_path: Path, database_url: str
+    tmp_path: Path,
 ) -> None:
-    settings = Settings(data_dir=str(tmp_path), database_url=database_url, email_backend="file")
-
     async def scenario() -> None:
-        last_commit.forget_all()
-        ctx = ServiceContext.open(settings)
-        try:
-            ann, ben = _user(ctx, "ann"), _user(ctx, "ben")
+        async with service_context(tmp_path) as ctx:
+            ann, ben = user(ctx, "ann"), user(ctx, "ben")
             players = {ann.id: ann, ben.id: ben}
-            created = await games.create_game(ctx, ann, games.GameOptions(players=2))
-            game_id = created.body["id"]
-            await games.join_game(ctx, ben, game_id)
+            game_id = (await started_game(ctx, ann, ben))["id"]
             before = [await _move(ctx, players, game_id) for _ in range(2)]
             _as_before_step_24(ctx, game_id)
 
@@ -124,8 +96,5 @@ def test_a_game_played_across_the_upgrade_reads_every_move_message_once_in_order
             # a message posted now is numbered after them, for its writer as for the listing
             posted = await messages.send_message(ctx, ben, game_id, "thanks")
             assert posted["id"] == len(listed) + 1
-        finally:
-            await ctx.close()
-            last_commit.forget_all()
 
     asyncio.run(scenario())
