@@ -18,5 +18,11 @@ def test_integers_beyond_64_bits_and_keys_that_are_not_text_still_encode() -> No
     assert json.loads(dumps({"n": -(2**64) - 1})) == {"n": -(2**64) - 1}
 
 
+def test_keys_that_are_not_text_become_text_as_the_standard_library_makes_them() -> None:
+    value = {"scores": {7: 3, 8: None}, "seat": "north"}
+    assert json.loads(dumps(value)) == json.loads(json.dumps(value))
+    assert dumps(value) == b'{"scores":{"7":3,"8":null},"seat":"north"}'
+
+
 def test_options_go_to_the_standard_library() -> None:
     assert dumps({"b": 1, "a": 2}, sort_keys=True) == '{"a":2,"b":1}'

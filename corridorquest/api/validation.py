@@ -43,6 +43,19 @@ def _refuse_nul(value: Any) -> None:
                 pending.extend((child, depth + 1) for child in item)
 
 
+def _plainly_allowed(body: bytes) -> bool:
+    """Whether the JSON text `body` can hold neither a NUL nor nesting beyond MAX_DEPTH,
+    seen from its bytes alone (most bodies: then the walk of `_refuse_nul` is not needed).
+    JSON writes a NUL as the escape `\\u0000` or, invalidly, raw (and UTF-16 or UTF-32
+    text has zero bytes anyway); nesting deeper than MAX_DEPTH needs more than MAX_DEPTH
+    brackets. A bracket or an escape inside a string only sends the body to the walk."""
+    return (
+        b"\x00" not in body
+        and b"\\u0000" not in body
+        and body.count(b"{") + body.count(b"[") <= MAX_DEPTH
+    )
+
+
 def parse_body(request: Request, model: type[M]) -> M:
     """The JSON body as `model`; an empty body counts as `{}`. Strictly: a value of another
     JSON type than the field's (`0` for a boolean, `"2"` or `2.0` for an integer) is a 400,
@@ -50,7 +63,8 @@ def parse_body(request: Request, model: type[M]) -> M:
     data = request.json if request.body else {}
     if not isinstance(data, dict):
         raise BadRequest("bad_request", "the request body must be a JSON object")
-    _refuse_nul(data)
+    if not _plainly_allowed(request.body):
+        _refuse_nul(data)
     return model.model_validate(data, strict=True)
 
 

@@ -12,7 +12,7 @@ import peewee as pw
 from corridorquest.store.checkpoints import Checkpointer
 from corridorquest.store.connection import SAVEPOINT_NAME
 from corridorquest.store.lock_wait import BUSY, Queued, is_busy
-from corridorquest.store.transaction_memo import with_memo
+from corridorquest.store.transaction_memo import close_batch_memo, open_batch_memo, with_memo
 
 T = TypeVar("T")
 
@@ -66,6 +66,7 @@ class CommitBatch:
         self._waiters: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
         self._txn = self._db.transaction("IMMEDIATE") if immediate else self._db.transaction()
         self._txn.__enter__()  # BEGIN (IMMEDIATE may raise SQLITE_BUSY: nothing is open then)
+        open_batch_memo()
         loop.call_soon(self.commit)
 
     def execute(
@@ -119,6 +120,7 @@ class CommitBatch:
         if self._txn is None:
             return
         txn, self._txn = self._txn, None
+        close_batch_memo()
         self._store._batch_done(self)
         failure: BaseException | None = None
         try:

@@ -15,6 +15,7 @@ import peewee as pw
 from corridorquest.store import fast
 from corridorquest.store.lock_wait import is_busy
 from corridorquest.store.models import Session, User
+from corridorquest.store.transaction_memo import batch_memo
 
 
 class SessionUser(NamedTuple):
@@ -60,9 +61,19 @@ def session_user(token_hash: str) -> SessionUser | None:
 def data_version() -> int:
     """SQLite's `PRAGMA data_version` on this connection: it moves when another
     connection (another process: `corridorquest init-admin`, a hand edit) commits to the
-    database file, never for this connection's own writes."""
-    row = fast.execute("PRAGMA data_version").fetchone()
-    return int(row[0])
+    database file, never for this connection's own writes.
+
+    Read once per group-commit batch: inside one transaction it cannot move (the
+    transaction reads one snapshot of the file), so the requests that authenticate while
+    a batch is open take the value the first of them read."""
+    memo = batch_memo()
+    version = memo.get(_DATA_VERSION)
+    if version is None:
+        version = memo[_DATA_VERSION] = int(fast.execute("PRAGMA data_version").fetchone()[0])
+    return version  # type: ignore[no-any-return]
+
+
+_DATA_VERSION = "data_version"
 
 
 def touch_session(session_id: int, last_seen_at: datetime, expires_at: datetime) -> bool:

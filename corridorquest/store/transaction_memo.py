@@ -1,4 +1,9 @@
-"""The transaction memo: a dict that lives as long as the current transaction."""
+"""The transaction memo: a dict that lives as long as the current transaction.
+
+And the batch memo: one that lives as long as the current group-commit batch (SQLite's
+shared transaction of one loop turn, `store.group_commit`), for a value that cannot
+change while one transaction stays open (SQLite's data version).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ T = TypeVar("T")
 
 class _Memo(threading.local):
     value: dict[Any, Any] | None = None
+    batch: dict[Any, Any] | None = None
 
 
 _memo = _Memo()
@@ -34,3 +40,20 @@ def with_memo(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any
         return fn(*args, **kwargs)
     finally:
         _memo.value = previous
+
+
+def batch_memo() -> dict[Any, Any]:
+    """A dict that lives as long as this thread's open group-commit batch; outside one
+    a fresh dict every time, so nothing is ever remembered there."""
+    memo = _memo.batch
+    return memo if memo is not None else {}
+
+
+def open_batch_memo() -> None:
+    """A batch's BEGIN ran: its memo starts empty."""
+    _memo.batch = {}
+
+
+def close_batch_memo() -> None:
+    """The batch is about to end (COMMIT or ROLLBACK): its memo goes."""
+    _memo.batch = None

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from corridorquest.api.validation import MAX_DEPTH
 from tests.support.server import RunningServer, running_server
 from tests.support.users import make_user
 
@@ -76,6 +77,30 @@ def test_json_nested_a_thousand_deep_is_a_400(server: RunningServer) -> None:
     answer = send(server, b"POST /api/v1/sessions HTTP/1.1\r\nHost: x\r\n", body)
     assert_refused(answer, 400, "bad_request")
     assert "nested" in answer[2]["message"]
+
+
+def test_the_nesting_limit_is_exact_and_a_nul_is_refused_wherever_it_hides(
+    server: RunningServer,
+) -> None:
+    head = b"POST /api/v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+
+    def nested(levels: int) -> bytes:  # the object itself is the first level
+        inner = "[" * (levels - 1) + "]" * (levels - 1)
+        return ('{"username": "alice", "x":' + inner + "}").encode()
+
+    too_deep = send(server, head, nested(MAX_DEPTH + 1))
+    assert_refused(too_deep, 400, "bad_request")
+    assert "nested" in too_deep[2]["message"]
+    at_limit = send(server, head, nested(MAX_DEPTH))  # refused, but not for its depth
+    assert at_limit[0] in (400, 401, 422) and "nested" not in at_limit[2]["message"]
+    for body in (
+        b'{"username": "ali\\u0000ce", "password": "x"}',  # the escape in a value
+        b'{"username": "alice", "password": "x", "\\u0000": 1}',  # in a key
+        b'{"username": "alice", "password": ["x", {"y": "\\u0000"}]}',  # deep down
+    ):
+        answer = send(server, head, body)
+        assert_refused(answer, 400, "bad_request")
+        assert "NUL" in answer[2]["message"], body
 
 
 def test_a_bearer_token_of_raw_bytes_is_a_401(server: RunningServer) -> None:
