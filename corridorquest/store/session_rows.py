@@ -58,6 +58,9 @@ def session_user(token_hash: str) -> SessionUser | None:
     return SessionUser(*fast.convert(_PLAN, row))
 
 
+_DATA_VERSION = "data_version"  # its key in the batch memo
+
+
 def data_version() -> int:
     """SQLite's `PRAGMA data_version` on this connection: it moves when another
     connection (another process: `corridorquest init-admin`, a hand edit) commits to the
@@ -67,13 +70,10 @@ def data_version() -> int:
     transaction reads one snapshot of the file), so the requests that authenticate while
     a batch is open take the value the first of them read."""
     memo = batch_memo()
-    version = memo.get(_DATA_VERSION)
+    version: int | None = memo.get(_DATA_VERSION)
     if version is None:
         version = memo[_DATA_VERSION] = int(fast.execute("PRAGMA data_version").fetchone()[0])
-    return version  # type: ignore[no-any-return]
-
-
-_DATA_VERSION = "data_version"
+    return version
 
 
 def touch_session(session_id: int, last_seen_at: datetime, expires_at: datetime) -> bool:
