@@ -2,18 +2,23 @@
 """Developer entry point that needs nothing but Python 3.11+.
 
     python3 dev.py serve [ARGS...]   set up .venv (first run) and start the server
-    python3 dev.py test [PYTEST ARGS...]   set up .venv and run the whole test suite
-                                           (and list its 15 slowest tests)
-    python3 dev.py lint              ruff and mypy (strict on the engine)
-    python3 dev.py setup             only create/refresh the virtual environment
+    python3 dev.py test [PYTEST ARGS...]   set up .venv with the test tools and run the
+                                           whole test suite (and list its 15 slowest tests)
+    python3 dev.py lint              ruff, mypy (strict on the engine) and the check of
+                                     fixed waits in tests (tests/support/fixed_sleeps.py)
+    python3 dev.py setup             only create/refresh the virtual environment, with
+                                     the test tools
 
 `dev.py serve` becomes the server once .venv is ready (on POSIX it replaces its own
 process with it): Ctrl-C, or `kill` of its pid, stops the server.
 
 The virtual environment lives in .venv next to this file; it is (re)installed when
-pyproject.toml is newer than the last install. Several dev.py started at once (say
-`dev.py serve &` and `dev.py test`) set it up one after the other: the later ones wait
-for a lock (.venv/.setup.lock) and then find it ready.
+pyproject.toml is newer than the last install. `serve` installs what the server and the
+clients need to run (the project's dependencies, about 100 MB); `test`, `lint` and
+`setup` add the test tools (pytest, playwright, mypy, ...: several hundred MB more).
+Several dev.py started at once (say `dev.py serve &` and `dev.py test`) set it up one
+after the other: the later ones wait for a lock (.venv/.setup.lock) and then find it
+ready.
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ SLOWEST_SHOWN = 15  # `dev.py test` lists this many of the slowest tests
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
-STAMP = VENV / ".installed"
+STAMP = VENV / ".installed"  # the server and clients are installed
+TEST_STAMP = VENV / ".installed-test"  # and the test tools
 LOCK = VENV / ".setup.lock"
 
 
@@ -90,23 +96,33 @@ def _pip_works() -> bool:
     return subprocess.call(check, cwd=ROOT, stdout=quiet, stderr=quiet) == 0
 
 
-def setup() -> None:
+def _fresh(stamp: Path) -> bool:
+    pyproject = ROOT / "pyproject.toml"
+    return stamp.exists() and stamp.stat().st_mtime >= pyproject.stat().st_mtime
+
+
+def setup(test_tools: bool = True) -> None:
+    """Make .venv ready: the project (runtime dependencies), and the test tools unless
+    `test_tools` is false (`dev.py serve`: a player's install stays small)."""
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be run by an old python3
         sys.exit("Corridor Quest needs Python 3.11 or newer")
+    stamps = [STAMP, TEST_STAMP] if test_tools else [STAMP]
     with setup_lock():
-        pyproject = ROOT / "pyproject.toml"
-        if STAMP.exists() and STAMP.stat().st_mtime >= pyproject.stat().st_mtime:
+        if all(_fresh(stamp) for stamp in stamps):
             return
         # No finished install: create the environment, or complete one that an
         # interrupted run left without pip.
         if not PY.exists() or not _pip_works():
             print("creating virtual environment in .venv", flush=True)
             venv.EnvBuilder(with_pip=True).create(VENV)
-        print("installing Corridor Quest and its test tools into .venv", flush=True)
+        what = "Corridor Quest and its test tools" if test_tools else "Corridor Quest"
+        print(f"installing {what} into .venv", flush=True)
         pip = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-        if run(*pip, "--upgrade", "pip") != 0 or run(*pip, "-e", ".[test]") != 0:
+        target = ".[test]" if test_tools else "."
+        if run(*pip, "--upgrade", "pip") != 0 or run(*pip, "-e", target) != 0:
             sys.exit("installation failed")
-        STAMP.touch()
+        for stamp in stamps:
+            stamp.touch()
 
 
 def main(argv: list[str]) -> int:
@@ -114,7 +130,7 @@ def main(argv: list[str]) -> int:
     if command == "help" or command not in {"setup", "serve", "test", "lint"}:
         print(__doc__)
         return 0 if command == "help" else 2
-    setup()
+    setup(test_tools=command != "serve")
     if command == "setup":
         return 0
     if command == "serve":

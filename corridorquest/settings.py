@@ -204,6 +204,27 @@ class Settings(BaseSettings):
         description="Threads per server process that hash and check passwords (argon2id, "
         "about 0.1 s of CPU each); the rest of the machine stays for the game.",
     )
+    password_hash_time_cost: int = Field(
+        3,
+        ge=1,
+        le=100,
+        description="argon2id passes over memory per password hash (RFC 9106's low-memory "
+        "profile: 3). Tests use 1.",
+    )
+    password_hash_memory_kib: int = Field(
+        65536,
+        ge=8,
+        le=4_194_304,
+        description="argon2id memory per password hash in KiB (default 64 MiB). Tests use 8, "
+        "argon2's least; a server with 7168 or more refuses stored hashes made with less.",
+    )
+    password_hash_parallelism: int = Field(
+        4,
+        ge=1,
+        le=64,
+        description="argon2id lanes per password hash (default 4). Tests use 1. "
+        "PASSWORD_HASH_MEMORY_KIB must be at least 8 times this.",
+    )
     password_hash_queue: int = Field(
         4,
         ge=0,
@@ -377,6 +398,15 @@ class Settings(BaseSettings):
             if isinstance(data.get("log_level"), str):
                 data["log_level"] = data["log_level"].upper()
         return data
+
+    @model_validator(mode="after")
+    def _argon2_memory_per_lane(self) -> Settings:
+        if self.password_hash_memory_kib < 8 * self.password_hash_parallelism:
+            raise ValueError(
+                "PASSWORD_HASH_MEMORY_KIB must be at least 8 times PASSWORD_HASH_PARALLELISM "
+                "(argon2's least memory per lane)"
+            )
+        return self
 
     @classmethod
     def env_names(cls) -> list[str]:

@@ -77,7 +77,7 @@ def test_a_signal_to_dev_py_serve_stops_the_server(sent: signal.Signals, tmp_pat
         process.wait(STOPPED_WITHIN)
         deadline = time.monotonic() + STOPPED_WITHIN
         while time.monotonic() < deadline and (port_open(port) or any(map(alive, others))):
-            time.sleep(0.1)
+            time.sleep(0.05)
         assert not port_open(port), "the server still answers on its port"
         assert not [pid for pid in others if alive(pid)], "a server process remains"
         assert "Traceback" not in log_path.read_text(errors="replace")

@@ -109,3 +109,31 @@ def test_a_setup_interrupted_before_pip_was_installed_is_completed(clone: Clone)
     assert "No module named pip" not in said
     check = subprocess.run([str(python), "-m", "pip", "--version"], capture_output=True)
     assert check.returncode == 0
+
+
+LIGHT_INSTALL_MB = 120  # issue 49: a player's install
+
+
+def _size_mb(path: Path) -> float:
+    files = (f for f in path.rglob("*") if f.is_file() and not f.is_symlink())
+    return sum(f.stat().st_size for f in files) / 2**20
+
+
+def test_serve_installs_the_server_and_clients_only(tmp_path: Path) -> None:
+    """The README's first command (`dev.py serve`) installs what the programs need to run,
+    not the test tools: at most LIGHT_INSTALL_MB in .venv; `dev.py test` adds them later."""
+    _copy_work_tree(tmp_path)
+    served = _dev(tmp_path, "serve", "--help")
+    said, _ = served.communicate()
+    assert served.returncode == 0, said
+    assert "installing Corridor Quest into .venv" in said and "test tools" not in said
+    python = tmp_path / ".venv" / BIN / ("python.exe" if os.name == "nt" else "python")
+    for program in ("cq", "cq-shell", "cq-admin", "corridorquest"):
+        shown = subprocess.run(
+            [str(tmp_path / ".venv" / BIN / program), "--help"], capture_output=True, text=True
+        )
+        assert shown.returncode == 0, shown.stderr
+    no_pytest = subprocess.run([str(python), "-c", "import pytest"], capture_output=True)
+    assert no_pytest.returncode != 0
+    size = _size_mb(tmp_path / ".venv")
+    assert size <= LIGHT_INSTALL_MB, f".venv holds {size:.0f} MB"

@@ -103,7 +103,7 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes], log_path: Path) ->
                 return
         except httpx.HTTPError:
             pass
-        time.sleep(0.1)
+        time.sleep(0.05)
     pytest.fail(f"the pyz server did not answer within {FIRST_START_TIMEOUT} s:\n"
                 + log_path.read_text(errors="replace")[-3000:])
 
@@ -272,7 +272,7 @@ def test_server_pyz_plays_bots_in_spawned_worker_processes(pyz_server: PyzServer
             if game["status"] == "finished":
                 break
             assert time.monotonic() < deadline, game
-            time.sleep(0.2)
+            time.sleep(0.05)
     assert game["winner"] in ("bot-1", "bot-2")
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
 from corridorquest.events import Event, EventBus
+from corridorquest.security import passwords
 from corridorquest.security.hashing_pool import PasswordPool, PasswordPoolBusy
 from corridorquest.services.errors import Unavailable
 from corridorquest.services.known_sessions import KnownSessions
@@ -50,7 +51,15 @@ class ServiceContext:
 
     @classmethod
     def open(cls, settings: Settings) -> ServiceContext:
-        """Open (create, migrate) the database and make the bus."""
+        """Open (create, migrate) the database and make the bus; hash passwords with the
+        settings' argon2 parameters from now on."""
+        passwords.configure(
+            passwords.HashParameters(
+                time_cost=settings.password_hash_time_cost,
+                memory_kib=settings.password_hash_memory_kib,
+                parallelism=settings.password_hash_parallelism,
+            )
+        )
         sqlite = SqliteOptions(
             synchronous=settings.sqlite_synchronous,
             busy_timeout=settings.database_busy_timeout,

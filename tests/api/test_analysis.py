@@ -54,7 +54,7 @@ def wait_done(client: httpx.Client, token: str, game_id: int) -> dict[str, Any]:
             return dict(response.json())
         assert response.status_code == 202, response.text
         assert response.json()["status"] == "pending"
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise AssertionError(f"the analysis of game {game_id} did not end in 60 s")
 
 

@@ -78,7 +78,7 @@ def test_swagger_ui_renders_and_tries_an_operation_under_its_policy(
         page.wait_for_selector(".responses-table .response-col_status", timeout=10_000)
         body = page.locator(".live-responses-table .microlight, .live-responses-table pre").first
         assert "version" in body.text_content()
-        time.sleep(0.3)
+        time.sleep(0.3)  # pacing: the CSP reports that must not come
         violations = page.evaluate("window.cspViolations")
         blocked = [t for t in console if "Content Security Policy" in t]
         assert not violations and not blocked, (violations, blocked)

@@ -177,7 +177,7 @@ def test_guests_without_play_are_purged_and_their_finished_games_keep_a_placehol
         finish(api, game, tokens, TWO_PLAYER_SCRIPT)
         waiting = new_game(api, host, size=9, players=4)
         assert join(api, guest, waiting["id"]).status_code == 201
-        time.sleep(2.5)
+        time.sleep(2.5)  # pacing: a guest's idle time passes on the server's clock
         fresh = new_guest(api, "fresh")  # created just now: it stays
         done = api.post("/admin/server/maintenance", headers=auth(admin))
         assert done.status_code == 200, done.text

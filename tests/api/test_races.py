@@ -107,7 +107,7 @@ def test_of_simultaneous_signups_with_one_username_exactly_one_holds_it(
     (holder,) = [addresses[n] for n, a in enumerate(answers) if a.status_code == 201]
     # one code mailed, to the one signup that holds the name
     wait_for_mail(server.mail_dir, holder)
-    time.sleep(0.5)  # a mail to another address would be written by now
+    time.sleep(0.5)  # pacing: a mail to another address would be written by now
     assert [a for a in addresses if mails_to(server.mail_dir, a)] == [holder]
 
 

@@ -69,7 +69,7 @@ def test_a_bad_request_line_is_answered_400_and_logs_at_most_a_line(
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 400 "), answer[:300]
     assert json.loads(body)["reason"] == "bad_request"
-    time.sleep(0.2)  # anything the server would log about it is written by now
+    time.sleep(0.2)  # pacing: anything the server would log about it is written by now
     assert _log_lines(server) - before <= 1, server.log_text()[-3000:]
 
 
@@ -81,7 +81,7 @@ def test_many_bad_requests_leave_the_log_small_and_the_server_answering(
     for _ in range(20):
         for raw in BAD_REQUESTS.values():
             assert _send(port, raw).startswith(b"HTTP/1.1 400 ")
-    time.sleep(0.2)
+    time.sleep(0.2)  # pacing: no log lines must come
     assert _log_lines(server) - before <= 20 * len(BAD_REQUESTS)
     assert "Traceback" not in server.log_text()
     assert httpx.get(server.api + "/server/info", timeout=5).status_code == 200

@@ -42,7 +42,7 @@ def wait_for(check: Callable[[], T | None], bound: float = BOUND) -> T:
         if found:
             return found
         assert time.monotonic() < deadline, "the scheduler did not act in time"
-        time.sleep(0.2)
+        time.sleep(0.05)
 
 
 def cancelled(client: httpx.Client, token: str, game_id: int) -> dict[str, Any] | None:
@@ -103,7 +103,7 @@ def test_players_who_keep_moving_are_never_removed(tmp_path: Path) -> None:
             answer = play(client, by_seat[state.turn.value], game["id"], "move", to)  # type: ignore[union-attr]
             assert answer.status_code == 201, answer.text
             state.play_notation(to, "move")
-            time.sleep(0.5)
+            time.sleep(0.5)  # pacing: the players' pace, each turn well inside the timeout
         assert get_game(client, tokens["cy"], game["id"])["status"] == "started"
 
 
@@ -128,7 +128,7 @@ def test_a_restart_after_the_deadline_catches_up(tmp_path: Path) -> None:
                 game = started_game(client, tokens)
         finally:
             stop(process)
-        time.sleep(4)  # the turn passes STALL_TIMEOUT while no server runs
+        time.sleep(4)  # pacing: the turn passes STALL_TIMEOUT while no server runs
         process, api = start("second")
         try:
             with httpx.Client(base_url=api, timeout=10.0) as client:

@@ -27,7 +27,7 @@ def test_an_idle_session_expires_and_no_longer_blocks_a_new_login(
 ) -> None:
     token = make_user(server.base_url, server.mail_dir, "alice")
     assert client.get("/users/me", headers=auth(token)).status_code == 200
-    time.sleep(3.1)
+    time.sleep(3.1)  # pacing: past the idle timeout on the server's clock
     expired = client.get("/users/me", headers=auth(token))
     assert expired.status_code == 401 and expired.json()["reason"] == "session_expired"
     again = client.post("/sessions", json={"username": "alice", "password": DEFAULT_PASSWORD})
@@ -40,7 +40,7 @@ def test_an_expired_code_is_refused_and_the_account_stays_unverified(
     body = {"username": "bob", "email": "bob@example.test", "password": DEFAULT_PASSWORD}
     token = client.post("/users", json=body).json()["verification_token"]
     code = latest_code(server.mail_dir, "bob@example.test")
-    time.sleep(3.1)
+    time.sleep(3.1)  # pacing: past the idle timeout on the server's clock
     late = client.post("/verifications", json={"verification_token": token, "code": code})
     assert late.status_code == 422 and late.json()["reason"] == "code_expired"
     login = client.post("/sessions", json={"username": "bob", "password": DEFAULT_PASSWORD})
@@ -54,4 +54,4 @@ def test_a_session_in_use_never_expires(server: RunningServer, client: Client) -
     for _ in range(8):
         answer = client.get("/users/me", headers=auth(token))
         assert answer.status_code == 200, answer.text
-        time.sleep(0.4)
+        time.sleep(0.4)  # pacing: the pace of use (the subject)

@@ -66,7 +66,7 @@ def wait_until(client: httpx.Client, token: str, tid: int, done: Any) -> dict[st
         if done(view):
             return view
         assert time.monotonic() < deadline, f"tournament {tid} stuck: {view}"
-        time.sleep(0.25)
+        time.sleep(0.05)
 
 
 def hand_count(view: dict[str, Any]) -> dict[str, dict[str, int]]:
@@ -116,7 +116,7 @@ def test_round_robin_of_four_plays_out_with_a_withdrawal(
     for name in entrants:
         post(client, tokens[name], f"/tournaments/{tid}/join")
     make_bots(server, ["b1", "b2", "b3"])
-    time.sleep(1.5)  # the bot driver learns who the bots are (BOT_SAFETY_INTERVAL)
+    time.sleep(1.5)  # pacing: the bot driver learns who the bots are (BOT_SAFETY_INTERVAL)
     started = time.monotonic()
     view = post(client, host, f"/tournaments/{tid}/start")
     host_table = next(t for t in view["pairings"][0]["games"] if "host" in t["players"])
@@ -155,7 +155,7 @@ def test_swiss_of_six_plays_three_rounds_with_a_removal_and_rotating_byes(
     for name in BOTS:
         post(client, tokens[name], f"/tournaments/{tid}/join")
     make_bots(server, BOTS)
-    time.sleep(1.5)
+    time.sleep(1.5)  # pacing: BOT_SAFETY_INTERVAL, as above
     started = time.monotonic()
     view = post(client, host, f"/tournaments/{tid}/start")
     assert len(view["pairings"][0]["games"]) == 3 and view["pairings"][0]["byes"] == []

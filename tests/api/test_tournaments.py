@@ -144,7 +144,7 @@ def test_round_robin_starts_its_first_round_and_a_withdrawal_forfeits(
     deadline = time.monotonic() + 10
     while (view := show(client, ann, tid))["round"] < 2:
         assert time.monotonic() < deadline, "the next round did not come"
-        time.sleep(0.2)
+        time.sleep(0.05)
     settled = view["pairings"][0]["games"][0]
     assert settled["status"] == "settled" and settled["winner"] == other
     assert settled["forfeited"] == [quitter]
@@ -182,7 +182,7 @@ def test_a_game_ended_without_an_event_is_caught_up_by_the_sweep(
     deadline = time.monotonic() + 10
     while (view := show(client, cid, tid))["round"] < 2:
         assert time.monotonic() < deadline, "the sweep did not make round 2"
-        time.sleep(0.2)
+        time.sleep(0.05)
     first = view["pairings"][0]["games"][0]
     assert first["status"] == "settled" and first["winner"] == winner
     assert len(view["pairings"]) == 2, "round 2 made once"

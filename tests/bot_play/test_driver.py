@@ -188,7 +188,7 @@ def test_a_bot_whose_turn_it_is_moves_after_a_restart(tmp_path: Path) -> None:
                 assert moved.status_code == 201, moved.text
                 game = moved.json()
             assert game["turn_username"] == "bot-2"
-            time.sleep(0.5)
+            time.sleep(0.5)  # pacing: no bot move must come
             assert get_game(http, ann, game["id"])["revision"] == game["revision"]
         process.kill()  # no goodbye
         process.wait(10)
@@ -217,7 +217,7 @@ def test_a_bot_takes_a_wall_offer_that_pays_and_leaves_one_that_does_not(
     assert traded["trade_balance"] == traded["wall_cost"]  # uma sold a wall to the bot
     buying = client.post(f"/games/{gid}/offers", json={"mode": "buying"}, headers=auth(uma))
     assert buying.status_code == 201, buying.text
-    time.sleep(1.5)
+    time.sleep(1.5)  # pacing: no purchase must come
     after = get_game(client, uma, gid)
     assert after["trade_balance"] == traded["wall_cost"]  # nothing bought from the bot
     assert [o["mode"] for o in after["offers"] if o["username"] == "uma"] == ["buying"]

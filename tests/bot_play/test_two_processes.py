@@ -68,7 +68,7 @@ def test_two_processes_play_each_bot_move_exactly_once(
             for game_id in ids:
                 while get_game(http, ann, game_id)["status"] == "started":
                     assert time.monotonic() < deadline, "the bots did not finish their games"
-                    time.sleep(0.1)
+                    time.sleep(0.05)
         for game_id in ids:
             game = get_game(http, ann, game_id)
             assert game["status"] == "finished", game

@@ -62,7 +62,7 @@ class Terminal:
                 return screen
             if time.monotonic() > deadline:
                 raise AssertionError(f"{text} did not appear within {timeout} s:\n{screen}")
-            time.sleep(0.1)
+            time.sleep(0.05)
 
     def close(self) -> None:
         subprocess.run([TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=10)

@@ -86,7 +86,7 @@ def test_shell_completes_moves_plays_and_redraws_live(cq: Cq, config_dir: Path) 
         deadline = time.monotonic() + WAIT
         history = config_dir / "data" / "shell-history"
         while not history.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
+            time.sleep(0.05)
         assert f"use {game_id}" in history.read_text()
     finally:
         terminal.close()

@@ -221,4 +221,4 @@ def drained(server: RunningServer | str, timeout: float = BOUND) -> None:
             return
         if time.monotonic() > deadline:
             raise AssertionError(f"the outbox still holds {left} after {timeout} s")
-        time.sleep(0.1)
+        time.sleep(0.05)

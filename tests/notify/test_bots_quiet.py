@@ -45,7 +45,7 @@ def test_a_bot_that_does_not_move_is_neither_reminded_nor_removed_nor_notified(
             assert moved.status_code == 201, moved.text
             game = moved.json()
         assert game["turn_username"] == "bot-1"
-        time.sleep(5)  # past STALL_TIMEOUT: a person would have been reminded and removed
+        time.sleep(5)  # pacing: past STALL_TIMEOUT: a person would have been reminded and removed
         after = get_game(http, ola, game["id"])
     assert (after["status"], after["turn_username"]) == ("started", "bot-1")
     drained(server)

@@ -41,7 +41,7 @@ def wait_for_log(log_path: Path, text: str, timeout: float = BOUND) -> str:
         if text in log:
             return log
         assert time.monotonic() < deadline, f"no {text!r} in the server log:\n{log[-3000:]}"
-        time.sleep(0.1)
+        time.sleep(0.05)
 
 
 def test_a_publish_that_fails_is_retried_and_delivered_once(

@@ -204,7 +204,7 @@ def test_the_worker_is_woken_by_a_kept_move_not_by_its_poll(
         waiting = table.waiting()
         await users.update_me(table.ctx, waiting, {"notify": {"turn": True}})
         table.worker.start()
-        await asyncio.sleep(0.2)  # (its first rounds find nothing; then it waits)
+        await asyncio.sleep(0.2)  # pacing: (its first rounds find nothing; then it waits)
         await table.move()
         for _ in range(100):  # up to 5 s
             if any(table.mail_dir.glob("*.eml")) and table.kept_events() == 0:

@@ -100,7 +100,7 @@ def test_a_lock_held_longer_than_the_busy_timeout_answers_503_and_reads_go_on(
             assert response.json()["reason"] == "database_busy"
             assert response.json()["retry_after"] >= 1
             assert int(response.headers["Retry-After"]) >= 1
-        time.sleep(2.2)  # past a quarter of the idle timeout: the next request touches
+        time.sleep(2.2)  # pacing: past a quarter of the idle timeout: the next request touches
         for game in games:  # reads answer meanwhile (the touch of the session is skipped)
             seen = client.get(f"/games/{game.id}", headers=auth(game.any_token))
             assert seen.status_code == 200, seen.text
@@ -122,7 +122,7 @@ def test_writes_wait_out_a_lock_shorter_than_the_busy_timeout(
         def release() -> None:
             # what an administrator's edit does (docs/administration.md): a write
             # committed while the server's writes wait, moving a game's revision on
-            time.sleep(0.5)
+            time.sleep(0.5)  # pacing: the other program holds the lock
             other.execute("UPDATE game SET revision = revision + 1 WHERE id = ?", (games[0].id,))
             other.execute("COMMIT")
 

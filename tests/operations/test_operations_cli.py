@@ -368,13 +368,12 @@ def test_a_backup_under_load_holds_every_acknowledged_move_and_passes_check(
         loads = [Load(api, game) for game in games]
         for load in loads:
             load.start()
-        time.sleep(0.7)
         deadline = time.monotonic() + 15  # a loaded machine: until there is a load to back up
         while sum(len(game.played) for game in games) < 10 and time.monotonic() < deadline:
-            time.sleep(0.1)
+            time.sleep(0.05)
         acknowledged = {game.id: list(game.played) for game in games}
         result = cli(database_url, "backup", str(copy))
-        time.sleep(0.3)  # the load went on during the backup and goes on after it
+        time.sleep(0.3)  # pacing: the load went on during the backup and goes on after it
         for load in loads:
             load.stopping.set()
             load.join(10)

@@ -83,7 +83,7 @@ def test_a_stalling_player_is_reminded_once_per_interval_before_removal(
             deadline = time.monotonic() + 10
             while not await stalls.send_reminders(ctx):
                 assert time.monotonic() < deadline
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.05)
             assert [(r.game_id, r.user_id) for r in reminders] == [(game["id"], staller.id)]
             assert await stalls.send_reminders(ctx) == 0  # not again within the interval
             # reminded, not removed: the game goes on

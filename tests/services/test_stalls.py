@@ -61,7 +61,7 @@ def test_a_stalled_player_is_removed_once_and_never_after_a_move(tmp_path: Path)
                 ctx, stalled.id, stalled.turn_user_id, stalled.turn_since
             )
             assert not early  # the turn has not lasted the timeout yet
-            await asyncio.sleep(2.1)
+            await asyncio.sleep(2.1)  # pacing: past STALL_TIMEOUT on the clock
             # a move ends the turn the sweep saw: nothing to remove
             to = _any_step(moving)
             await play.play(ctx, users[moving.turn_user_id], moving.id, "move", to)

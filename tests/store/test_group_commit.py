@@ -195,7 +195,7 @@ def test_the_server_checkpoints_the_log_off_the_event_loop(tmp_path: Path) -> No
             await asyncio.gather(*(store.transaction(add_user, f"u{i}-{j}") for j in range(20)))
             largest = max(largest, wal.stat().st_size)
             if i % 10 == 0:
-                await asyncio.sleep(0.3)  # the checkpointer's turn
+                await asyncio.sleep(0.3)  # pacing: the checkpointer's turn
         return largest
 
     try:

@@ -31,6 +31,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from corridorquest.security.passwords import PRODUCTION_DEFAULTS, TEST_PARAMETERS
+
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT = 20.0
 STOP_TIMEOUT = 10.0
@@ -100,7 +102,24 @@ def _drop_database(postgres: str, name: str) -> None:
         except psycopg2.errors.InsufficientPrivilege:
             if attempt == 19:
                 raise
-            time.sleep(0.5)
+            time.sleep(0.5)  # pacing: PostgreSQL's retry
+
+
+# The tests hash passwords with argon2's least parameters (about 20 µs a hash, not 0.1 s of
+# CPU); a test about the hashing's cost passes the real ones (PASSWORD_HASH_MEMORY_KIB=...).
+TEST_PASSWORD_HASHING = {
+    "password_hash_time_cost": TEST_PARAMETERS.time_cost,
+    "password_hash_memory_kib": TEST_PARAMETERS.memory_kib,
+    "password_hash_parallelism": TEST_PARAMETERS.parallelism,
+}
+
+# For a test whose subject is the hashing's cost (a busy pool, cq's retries of busy
+# logins): the production parameters, as keyword arguments of running_server.
+REAL_PASSWORD_HASHING = {
+    "PASSWORD_HASH_TIME_COST": PRODUCTION_DEFAULTS.time_cost,
+    "PASSWORD_HASH_MEMORY_KIB": PRODUCTION_DEFAULTS.memory_kib,
+    "PASSWORD_HASH_PARALLELISM": PRODUCTION_DEFAULTS.parallelism,
+}
 
 
 def server_env(tmp_path: Path, database_url: str, port: int, **settings: Any) -> dict[str, str]:
@@ -119,6 +138,7 @@ def server_env(tmp_path: Path, database_url: str, port: int, **settings: Any) ->
             # every test's signups come from 127.0.0.1 (tests/api/test_signup_limit.py
             # sets its own)
             "SIGNUP_LIMIT_ADDRESS": "10000",
+            **{name.upper(): str(value) for name, value in TEST_PASSWORD_HASHING.items()},
         }
     )
     for name, value in settings.items():

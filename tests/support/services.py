@@ -22,7 +22,7 @@ from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import ServiceError
 from corridorquest.settings import Settings
 from corridorquest.store.models import Game, GameAction, User, utcnow
-from tests.support.server import fresh_database
+from tests.support.server import TEST_PASSWORD_HASHING, fresh_database
 
 
 @asynccontextmanager
@@ -36,7 +36,7 @@ async def service_context(tmp_path: Path, **settings: Any) -> AsyncIterator[Serv
                 data_dir=str(tmp_path / "data"),
                 database_url=database_url,
                 email_backend="file",
-                **settings,
+                **{**TEST_PASSWORD_HASHING, **settings},
             )
         )
         try:

@@ -18,7 +18,11 @@ from pathlib import Path
 
 import httpx
 
-from corridorquest.security.passwords import hash_password_sync
+from corridorquest.security.passwords import (
+    PRODUCTION_DEFAULTS,
+    TEST_PARAMETERS,
+    hash_password_with,
+)
 from corridorquest.security.tokens import hash_token, new_token
 from corridorquest.store import Store
 from corridorquest.store.models import Session, User, utcnow
@@ -144,17 +148,26 @@ def auth(token: str) -> dict[str, str]:
 
 @functools.cache
 def default_password_hash() -> str:
-    """A real argon2id hash of DEFAULT_PASSWORD, made once per test process and reused for
-    every inserted user (each hash costs ~0.1 s of CPU, far more on a loaded CI machine).
-    The server still verifies it with real argon2 when such a user logs in."""
-    return hash_password_sync(DEFAULT_PASSWORD)
+    """A real argon2id hash of DEFAULT_PASSWORD with the tests' parameters (argon2's least:
+    the test servers hash with them too, tests/support/server.py), made once per test
+    process and reused for every inserted user. The server still verifies it with real
+    argon2 when such a user logs in."""
+    return hash_password_with(TEST_PARAMETERS, DEFAULT_PASSWORD)
 
 
-def insert_users(database_url: str, names: list[str]) -> None:
+@functools.cache
+def real_password_hash() -> str:
+    """A hash of DEFAULT_PASSWORD with the production parameters (about 0.1 s of CPU to
+    check): for the tests whose subject is the hashing's cost, on a server started with
+    REAL_PASSWORD_HASHING (tests/support/server.py)."""
+    return hash_password_with(PRODUCTION_DEFAULTS, DEFAULT_PASSWORD)
+
+
+def insert_users(database_url: str, names: list[str], password_hash: str | None = None) -> None:
     """Verified users with DEFAULT_PASSWORD and no session, written into the database
-    (one argon2 hash for all, see default_password_hash: signing up 25 users would take
-    the test's time)."""
-    password_hash = default_password_hash()
+    (one argon2 hash for all, default_password_hash unless given: signing up 25 users
+    would take the test's time)."""
+    password_hash = password_hash or default_password_hash()
     store = Store.open(database_url, pool_size=1, migrate=False)
     try:
         store.run(lambda: [
