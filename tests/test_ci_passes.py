@@ -8,6 +8,7 @@ on PostgreSQL: it would run in neither pass.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 from pathlib import Path
@@ -20,14 +21,23 @@ POSTGRES_ONLY = re.compile(
 
 
 def _test_commands() -> list[list[str]]:
-    """The `dev.py test` commands of .ci/run, in order (continued lines joined)."""
+    """The `dev.py test` commands of .ci/run (continued lines joined): the SQLite pass (the
+    one run with `env -u CQ_TEST_DATABASE_URL`), then the PostgreSQL pass (both run at
+    once: .ci/run starts the PostgreSQL pass in the background first)."""
     script = (ROOT / ".ci" / "run").read_text().replace("\\\n", " ")
-    commands = []
+    sqlite, postgres = [], []
     for line in script.splitlines():
         words = shlex.split(line, comments=True)
         if "dev.py" in words and words[words.index("dev.py") + 1:][:1] == ["test"]:
-            commands.append(words[words.index("dev.py") + 2:])
-    return commands
+            command = list(
+                itertools.takewhile(
+                    lambda word: word not in {"||", "&&", "&", "|"} and not word.startswith(">")
+                    and not word.startswith("2>"),
+                    words[words.index("dev.py") + 2:],
+                )
+            )
+            (sqlite if "CQ_TEST_DATABASE_URL" in words else postgres).append(command)
+    return sqlite + postgres
 
 
 def test_the_postgresql_pass_leaves_out_what_the_sqlite_pass_ran_and_nothing_else() -> None:
