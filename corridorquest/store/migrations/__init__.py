@@ -82,6 +82,8 @@ STEPS: list[Step] = [
      schema.move_messages_derived),
     (25, "finished games rescored: progress never below 0 (walls lengthening a path)",
      rescore.rescore_clamped_progress),
+    (26, "each game says whether its finish rated it (rerate follows it, not today's guests)",
+     schema.games_rated),
 ]
 
 
