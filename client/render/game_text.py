@@ -97,6 +97,8 @@ def render_game(game: dict[str, Any], theme: Theme | None, me: str | None = None
     lines.append(extra)
     if game.get("invitation_code"):
         lines.append(f"Invitation code: {game['invitation_code']}")
+    if game.get("imported"):
+        lines.append("Imported from a record: its players are the record's names, not accounts")
     if game["status"] == "waiting":
         waiting = game.get("waiting_players") or []
         guests = set(game.get("guests") or [])
@@ -120,7 +122,7 @@ def render_game(game: dict[str, Any], theme: Theme | None, me: str | None = None
                 flags.append("to move")
             if game.get("winner") and game["winner"] == name:
                 flags.append("winner")
-            if me and name == me:
+            if me and name == me and not game.get("imported"):
                 flags.append("you")
             bot = (game.get("bots") or {}).get(name)
             if bot:
@@ -141,6 +143,8 @@ def render_game(game: dict[str, Any], theme: Theme | None, me: str | None = None
         if scores:
             ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
             lines.append("Scores: " + ", ".join(f"{name} {score}" for name, score in ranked))
+        elif game.get("imported"):
+            lines.append("Scores: none (an imported game counts for no scores or ratings)")
     if game["status"] == "cancelled":
         at = str(game.get("cancelled_at") or "").replace("T", " ").rstrip("Z")[:16]
         when = f" ({at} UTC)" if at else ""

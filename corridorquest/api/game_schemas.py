@@ -161,6 +161,11 @@ class GameOut(BaseModel):
     masked: bool
     invisible: bool
     private: bool
+    imported: bool = Field(
+        False,
+        description="imported from a record: its players are the record's names, not "
+        "accounts (seats, winner and history name them; never linked to a user)",
+    )
     admin: str | None
     invitation_code: str | None
     seats: list[SeatOut]
@@ -209,6 +214,9 @@ class GameSummaryOut(BaseModel):
     private: bool
     masked: bool
     invisible: bool
+    imported: bool = Field(
+        False, description="imported from a record: `usernames` and `winner` are its names"
+    )
     winner: str | None
     usernames: list[str]
     bots: dict[str, BotMarkOut] = Field(

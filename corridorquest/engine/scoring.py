@@ -23,9 +23,12 @@ def round_half_up(value: Fraction) -> int:
 def base_score(
     size: int, players: int, distance: int, walls_placed: int, trade_balance: int = 0
 ) -> Fraction:
-    """progress_weight x progress + wall_weight x walls + trade balance, in points."""
+    """progress_weight x progress + wall_weight x walls + trade balance, in points.
+
+    Progress never goes below 0: walls can make the path to the goal longer than the board
+    (SPEC §6), which would otherwise take points from the wall thrift and the trades."""
     weight = progress_weight(size, players)
-    progress = 1 - Fraction(distance, size - 1)
+    progress = max(Fraction(0), 1 - Fraction(distance, size - 1))
     walls = max(Fraction(0), 1 - Fraction(walls_placed, initial_walls(size, players)))
     return weight * progress + (100 - weight) * walls + trade_balance
 

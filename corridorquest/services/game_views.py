@@ -6,7 +6,7 @@ only assembles the JSON of docs/api.md from what a `Visibility` lets through.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
@@ -15,6 +15,11 @@ from corridorquest.engine import CLOCKWISE, GameState, Seat, wall_cost
 from corridorquest.services import presence
 from corridorquest.services.game_access import LoadedGame
 from corridorquest.services.offer_views import offers_view
+from corridorquest.services.record_players import (
+    names_in_seat_order,
+    record_names,
+    stored_winner,
+)
 from corridorquest.services.rematch_links import rematch_view
 from corridorquest.services.user_refs import ids_in, render, usernames
 from corridorquest.services.visibility import Visibility, markers_view
@@ -51,9 +56,9 @@ def visibility_for(loaded: LoadedGame, viewer_id: int) -> Visibility:
 class _Roster:
     """The players of a game, read once for a view (each lookup in `loaded` is a scan)."""
 
-    __slots__ = ("names", "by_seat", "viewer", "viewer_seat", "scores", "users")
+    __slots__ = ("names", "by_seat", "viewer", "viewer_seat", "scores", "users", "record")
 
-    def __init__(self, players: list[GamePlayer], viewer_id: int) -> None:
+    def __init__(self, players: list[GamePlayer], viewer_id: int, game: Game) -> None:
         self.names: dict[int, str] = {}  # username by user id
         self.by_seat: dict[str, str] = {}  # username by seat value
         self.viewer: GamePlayer | None = None  # the viewer's player row
@@ -74,6 +79,10 @@ class _Roster:
             score = row("score")
             if score is not None:
                 self.scores[name] = score
+        # an imported game: no player rows, its record's names by seat (record_players)
+        self.record = record_names(game.__data__.get("imported"))
+        if self.record is not None:
+            self.by_seat = dict(self.record)
 
     def visibility(self, game: Game) -> Visibility:
         seat = self.viewer_seat
@@ -123,10 +132,18 @@ def _with_missing_users(
 
 
 def _history(
-    rows: Sequence[GameAction | ActionRow], usernames: dict[int, str], visibility: Visibility
+    rows: Sequence[GameAction | ActionRow],
+    usernames: dict[int, str],
+    visibility: Visibility,
+    record: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    usernames = _with_missing_users(usernames, rows)
-    entries = [_entry(row, usernames) for row in rows]
+    """`record`: an imported game's names by seat, which name its actions (they are
+    stored under the importer's account)."""
+    if record is not None:
+        entries = [_entry(row, {}) | {"username": record.get(row.seat)} for row in rows]
+    else:
+        usernames = _with_missing_users(usernames, rows)
+        entries = [_entry(row, usernames) for row in rows]
     if visibility.hides_history:  # otherwise every entry is shown as it is
         entries = [visibility.history_entry(entry) for entry in entries]
     return entries
@@ -135,8 +152,8 @@ def _history(
 def history_view(
     loaded: LoadedGame, rows: Sequence[GameAction | ActionRow], viewer_id: int
 ) -> list[dict[str, Any]]:
-    roster = _Roster(loaded.players, viewer_id)
-    return _history(rows, roster.names, roster.visibility(loaded.game))
+    roster = _Roster(loaded.players, viewer_id, loaded.game)
+    return _history(rows, roster.names, roster.visibility(loaded.game), roster.record)
 
 
 def _walls_view(loaded: LoadedGame, visibility: Visibility) -> list[dict[str, Any]]:
@@ -149,7 +166,7 @@ def _seats_view(
     state = loaded.state
     if state is None:
         return []
-    by_seat = (roster or _Roster(loaded.players, viewer_id=0)).by_seat
+    by_seat = (roster or _Roster(loaded.players, 0, loaded.game)).by_seat
     seats = []
     for seat in CLOCKWISE:
         if seat not in state.seats:
@@ -264,7 +281,7 @@ def game_view(
     """
     game = loaded.game
     row = game.__data__.get
-    roster = _Roster(loaded.players, viewer_id)
+    roster = _Roster(loaded.players, viewer_id, game)
     visibility = roster.visibility(game)
     viewer = roster.viewer
     key = visibility.board_key
@@ -323,6 +340,7 @@ def _board_view(
         "masked": row("masked"),
         "invisible": row("invisible"),
         "private": row("private"),
+        "imported": roster.record is not None,
         "admin": _admin_name(row("admin"), roster),
         "invitation_code": None,
         "seats": _seats_view(loaded, visibility, roster),
@@ -338,7 +356,7 @@ def _board_view(
         "wall_cost": _wall_cost(row("size"), row("players")),
         "offers": None,
         "trade_balance": None,
-        "last_actions": _history(last_actions, roster.names, visibility),
+        "last_actions": _history(last_actions, roster.names, visibility, roster.record),
         "scores": roster.scores,
         "online": None,
         "cancel_reason": _cancel_reason(row("cancel_reason"), roster),
@@ -354,6 +372,12 @@ def summary_view(loaded: LoadedGame) -> dict[str, Any]:
     game = loaded.game
     names = {player.user_id: player.user.username for player in loaded.players}
     turn_name = names.get(game.turn_user_id) if game.status == "started" else None
+    winner = names.get(game.winner_id) if game.winner_id else None
+    usernames = loaded.usernames
+    record = record_names(game.imported)
+    if record is not None:  # its players are its record's names (record_players)
+        usernames = names_in_seat_order(record)
+        winner = record.get(stored_winner(game.state) or "")
     return {
         "id": game.id,
         "status": game.status,
@@ -362,8 +386,9 @@ def summary_view(loaded: LoadedGame) -> dict[str, Any]:
         "private": game.private,
         "masked": game.masked,
         "invisible": game.invisible,
-        "winner": names.get(game.winner_id) if game.winner_id else None,
-        "usernames": loaded.usernames,
+        "imported": record is not None,
+        "winner": winner,
+        "usernames": usernames,
         "bots": bots_of(loaded),
         "guests": guests_of(loaded),
         "turn_username": turn_name,

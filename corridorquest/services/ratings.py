@@ -45,10 +45,13 @@ LEADERBOARD_MAX = 100
 
 def record_finish(game: Game, scores: Mapping[int, int], at: datetime) -> None:
     """Inside the finishing transaction: rate the game's players (user id -> final score)
-    in its pool, once."""
+    in its pool, once; `game.rated` says whether it did (the caller saves the game row).
+    It is what `rerate_all` follows: who is a guest may change afterwards."""
     pool = POOLS.get(int(game.players))
     if pool is None or len(scores) < 2 or any_guest(scores):  # a guest: unrated for all
+        game.rated = False
         return
+    game.rated = True
     rating_rows.lock_players(pool, scores)
     if rating_rows.is_rated(game.id):
         return
@@ -117,7 +120,12 @@ def deviation_now(pool: str, stored: Stored, now: datetime) -> float:
 
 def rerate_all() -> int:
     """Inside one transaction: forget every rating and rate every finished game again, in
-    the order the incremental updates took. Returns how many games were rated."""
+    the order the incremental updates took. Returns how many games were rated.
+
+    The games rated are those whose finish rated them (`game.rated`, migration 26), not
+    those without a guest today: a guest converted to an account since keeps its old
+    games unrated. (A finished game that does not say, which migration 26 leaves none
+    of: the rule of its finish, no guest among its players.)"""
     rating_rows.lock_all()
     games = rating_rows.finished_games()
     with_guests = games_with_guests()
@@ -125,7 +133,9 @@ def rerate_all() -> int:
     rated = 0
     for game in games:
         pool = POOLS.get(game.players)
-        if pool is None or len(game.scores) < 2 or game.id in with_guests:
+        if pool is None or len(game.scores) < 2 or game.rated is False:
+            continue
+        if game.rated is None and game.id in with_guests:
             continue
         _rate(pool, game.id, game.scores, game.finished_at)
         rated += 1

@@ -98,6 +98,7 @@ async def import_records(ctx: ServiceContext, user: CurrentUser, text: str) -> l
                 started_at=now,
                 finished_at=now,
                 imported=json.dumps(record.tags, sort_keys=True),
+                rated=False,  # its players are names, not accounts
             )
             rows = [
                 {

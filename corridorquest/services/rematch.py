@@ -12,11 +12,13 @@ answer is that game, and nothing is written. A rematch that is over, or that sta
 without the caller (a public game somebody else joined), does not count: the ask makes a
 new one.
 
-Refused, with nothing made: a game the caller cannot see (404 `game_not_found`), a caller
-who did not play in it (403 `not_a_player`), a game that is not finished (409
-`game_not_finished`). The new game is made by `bot_seats.create_with_bots` (or
-`games.create_game`), so the creation's own checks (waiting games per user, invitation
-mails per hour) apply, and an idempotency key makes a retry answer the same game.
+Refused, with nothing made: a game the caller cannot see (404 `game_not_found`), a game
+imported from a record (409 `imported_game_has_no_rematch`: its players are the record's
+names, not accounts, so nobody can be seated or invited again), a caller who did not play
+in it (403 `not_a_player`), a game that is not finished (409 `game_not_finished`). The
+new game is made by `bot_seats.create_with_bots` (or `games.create_game`), so the
+creation's own checks (waiting games per user, invitation mails per hour) apply, and an
+idempotency key makes a retry answer the same game.
 """
 
 from __future__ import annotations
@@ -49,8 +51,14 @@ def _again(game_id: int, user: CurrentUser) -> _Again:
     """What the rematch of `game_id` asked by `user` is (inside a transaction)."""
     loaded = load_visible(game_id, user)
     game = loaded.game
+    if game.imported is not None:
+        raise Conflict(
+            "imported_game_has_no_rematch",
+            f"game {game_id} was imported from a record: its players are names, not "
+            "accounts, so it has no rematch (start a new game instead)",
+        )
     users = [player.user for player in loaded.players]
-    bots_only = all(u.bot_level is not None for u in users)
+    bots_only = bool(users) and all(u.bot_level is not None for u in users)
     if loaded.player_of(user.id) is None and not (bots_only and game.admin_id == user.id):
         raise Forbidden("not_a_player", f"you did not play in game {game_id}")
     if game.status != "finished":

@@ -179,6 +179,7 @@ class FinishedGame:
     players: int
     finished_at: datetime
     scores: dict[int, int]  # user id -> final score
+    rated: bool | None  # whether its finish rated it (`Game.rated`)
 
 
 def finished_games() -> list[FinishedGame]:
@@ -200,9 +201,12 @@ def finished_games() -> list[FinishedGame]:
     for game_id, user_id, score in rows:
         scores.setdefault(game_id, {})[user_id] = score
     games = [
-        FinishedGame(game_id, players, _when(finished_at), scores.get(game_id, {}))
-        for game_id, players, finished_at in Game.select(
-            Game.id, Game.players, Game.finished_at
+        FinishedGame(
+            game_id, players, _when(finished_at), scores.get(game_id, {}),
+            None if rated is None else bool(rated),
+        )
+        for game_id, players, finished_at, rated in Game.select(
+            Game.id, Game.players, Game.finished_at, Game.rated
         )
         .where(Game.status == "finished")
         .tuples()

@@ -78,8 +78,9 @@ async def step_view(
 
 
 def seat_of(user: CurrentUser, view: dict[str, Any]) -> str | None:
-    """The seat `user` plays in the game `view` (None: not a seated player)."""
-    if not getattr(user, "id", None):
+    """The seat `user` plays in the game `view` (None: not a seated player; nobody's in
+    an imported game, whose players are its record's names, not accounts)."""
+    if not getattr(user, "id", None) or view.get("imported"):
         return None
     for seat in view.get("seats") or ():
         if seat.get("username") == user.username:

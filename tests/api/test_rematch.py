@@ -165,3 +165,22 @@ def test_a_rematch_a_stranger_joined_makes_room_for_a_new_one(
     shown = get_game(client, tokens["ann"], done["id"])["rematch"]
     assert (shown["id"], shown["status"], shown["players"]) == (second.json()["id"], "waiting",
                                                                 ["bob"])
+
+
+def test_an_imported_game_has_no_rematch_with_its_own_reason(
+    server: RunningServer, client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    # Its players are the record's names (one of them a user here): nobody to seat again.
+    record = ('[Size "5"]\n[South "bob"]\n[North "Carla"]\n[Result "south"]\n\n'
+              "1. c2 b5 2. c3 b4 3. c4 b3 4. c5\n")
+    answer = client.post("/games/imported", json={"record": record}, headers=auth(tokens["ann"]))
+    assert answer.status_code == 201, answer.text
+    [game_id] = answer.json()["games"]
+    before = games_count(server)
+    for asker in ("ann", "bob", "cid"):  # its importer, a same-named user, anybody
+        refused = client.post(f"/games/{game_id}/rematch", headers=auth(tokens[asker]))
+        assert (refused.status_code, refused.json()["reason"]) == (
+            409, "imported_game_has_no_rematch"
+        ), refused.text
+    assert games_count(server) == before
+    assert get_game(client, tokens["ann"], game_id)["rematch"] is None

@@ -362,7 +362,7 @@ def score_game(size: int, players: int, winner: str, distances: dict[str, int],
     total_walls = initial_walls(size, players)
     base: dict[str, Fraction] = {}
     for seat in distances:
-        progress = 1 - Fraction(distances[seat], size - 1)
+        progress = max(Fraction(0), 1 - Fraction(distances[seat], size - 1))
         walls = max(Fraction(0), 1 - Fraction(walls_placed[seat], total_walls))
         # the weights are points: 0 to 100 before the trade balance
         base[seat] = weight * progress + (100 - weight) * walls + trade_balance[seat]

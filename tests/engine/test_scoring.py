@@ -52,6 +52,15 @@ def test_more_walls_placed_than_initial_counts_as_zero_thrift() -> None:
     assert score_game(5, 2, S, {N: 1, S: 0}, {N: 7, S: 0}) == {N: 45, S: 100}
 
 
+def test_a_path_longer_than_the_board_scores_no_progress_not_less() -> None:
+    # 5x5 2p: progress_weight 60, wall_weight 40, 5 walls, start distance 4. Walls made
+    # North's path 9 long: progress max(0, 1 - 9/4) = 0, not -1.25 (which gave -75 + 40 =
+    # -35 before SPEC §6 clamped it). With 1 wall placed: 40 * 0.8 = 32.
+    assert score_game(5, 2, S, {N: 9, S: 0}, {N: 1, S: 0}) == {N: 32, S: 100}
+    # Without thrift or trades nothing is left: 0, never below.
+    assert score_game(5, 2, S, {N: 9, S: 0}, {N: 5, S: 0}) == {N: 0, S: 100}
+
+
 def test_two_player_trades_move_points_and_the_winner_stays_on_top() -> None:
     # 9x9 2p, wall cost 3 (round(30 / 10)). Bases as in the game without trades:
     # North 17.5, South 88.

@@ -1,4 +1,5 @@
-"""Migration step 7: finished games scored on the old scale get their 0-100 scores.
+"""Migration step 7: finished games scored on the old scale get their 0-100 scores; step
+25: scores below 0 from a path longer than the board (progress now clamped at 0).
 
 A real server plays the games (with trades through the API) on a real database; the test
 then writes back what the server wrote before step 7, when the engine divided progress
@@ -28,7 +29,11 @@ from corridorquest.engine import GameState, Seat, final_scores
 from corridorquest.store import Store
 from corridorquest.store.migrations.rescore import FINISHED_MARK, Scored, rewrite_finish_text
 from corridorquest.store.models import Game, GameMessage, GamePlayer, SchemaVersion, User
-from tests.support.finishing_games import FOUR_PLAYER_SCRIPT, TWO_PLAYER_SCRIPT
+from tests.support.finishing_games import (
+    FOUR_PLAYER_SCRIPT,
+    LONG_PATH_SCRIPT,
+    TWO_PLAYER_SCRIPT,
+)
 from tests.support.games import get_game, history, join, new_game, play
 from tests.support.server import (
     free_port,
@@ -41,6 +46,7 @@ from tests.support.server import (
 from tests.support.users import auth, insert_user
 
 RESCORE_STEP = 7
+CLAMP_STEP = 25
 
 
 
@@ -284,6 +290,54 @@ def test_step_7_rescores_finished_games_and_their_messages_on_the_0_to_100_scale
                 assert not now.get("scores")
             assert messages(client, tokens["rsx"], started["id"]) == started_messages
             assert messages(client, tokens["rsx"], cancelled["id"]) == cancelled_messages
+
+
+def test_step_25_rescores_a_score_below_0_from_a_path_longer_than_the_board(
+    tmp_path: Path,
+) -> None:
+    with fresh_database(tmp_path) as url:
+        with serving(tmp_path / "before", url) as client:
+            tokens = {name: insert_user(url, name) for name in ("rla", "rlb", "rlc", "rld")}
+            long = seeded_game(client, url, tokens, ["rla", "rlb"], 5)  # rla North
+            long = run_script(client, tokens, long, LONG_PATH_SCRIPT)
+            # North ends 7 squares from its goal on a board of 5: no progress, not less.
+            # 60 * 0 + 40 * 0.8 = 32 (it was 60 * (1 - 7/4) + 32 = -13); South 60 + 32 = 92
+            assert long["scores"] == {"rla": 32, "rlb": 92}
+            assert get_game(client, tokens["rla"], long["id"])["scores"] == long["scores"]
+            assert messages(client, tokens["rla"], long["id"])[-1] == (
+                "rlb won the game. Scores: rlb 92, rla 32"
+            )
+            plain = seeded_game(client, url, tokens, ["rlc", "rld"], 5)
+            plain = run_script(client, tokens, plain, TWO_PLAYER_SCRIPT)
+            assert plain["scores"] == {"rlc": 62, "rld": 84}
+
+        ids = in_store(url, lambda: {
+            name: User.get(User.username == name).id for name in ("rla", "rlb")
+        })
+        # what the server stored before step 25 (names by id since step 8)
+        as_before_step_7(url, long["id"], {"rla": -13, "rlb": 92},
+                         f"{{user:{ids['rlb']}}} won the game. Scores: "
+                         f"{{user:{ids['rlb']}}} 92, {{user:{ids['rla']}}} -13")
+        in_store(url, lambda: SchemaVersion.delete().where(
+            SchemaVersion.version >= CLAMP_STEP).execute())
+
+        with serving(tmp_path / "after", url) as client:
+            rescored = get_game(client, tokens["rla"], long["id"])
+            assert rescored["scores"] == {"rla": 32, "rlb": 92}
+            assert rescored["revision"] == long["revision"] + 1
+            assert messages(client, tokens["rla"], long["id"])[-1] == (
+                "rlb won the game. Scores: rlb 92, rla 32"
+            )
+            assert replayed_scores(client, tokens, long) == rescored["scores"]
+            assert ("rla", 32) in leaderboard(client, 2)
+            # a game whose scores did not change is not written
+            untouched = get_game(client, tokens["rlc"], plain["id"])
+            assert (untouched["scores"], untouched["revision"]) == (
+                plain["scores"], plain["revision"]
+            )
+            log_text = (tmp_path / "after" / "server.log").read_text()
+            assert "rescored 1 finished games: progress no longer goes below 0" in log_text
+            assert warnings_in(log_text) == []
 
 
 # The winner's message, read back: names are matched to players by the order of the old

@@ -4,7 +4,7 @@
 version has no row yet, each in its own transaction, in order.
 
 This module holds the list of steps and the runner; the step bodies live beside it:
-`schema.py` (tables, columns, indexes), `rescore.py` (step 7: finished games rescored),
+`schema.py` (tables, columns, indexes), `rescore.py` (steps 7 and 25: finished games rescored),
 `message_names.py` (step 8: stored texts name users by id); `columns.py` has the helpers.
 
 Adding a table or column: write the step's function in `schema.py` (or a module of its
@@ -80,6 +80,10 @@ STEPS: list[Step] = [
      schema.user_changes),
     (24, "a move's system message is made from its action when read, not stored",
      schema.move_messages_derived),
+    (25, "finished games rescored: progress never below 0 (walls lengthening a path)",
+     rescore.rescore_clamped_progress),
+    (26, "each game says whether its finish rated it (rerate follows it, not today's guests)",
+     schema.games_rated),
 ]
 
 

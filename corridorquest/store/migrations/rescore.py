@@ -1,4 +1,10 @@
-"""Migration step 7: the stored scores of finished games, recomputed on the 0-100 scale.
+"""Migration steps 7 and 25: the stored scores of finished games, recomputed by the engine.
+
+Step 25 (wave 4) does again what step 7 did, for another change of the engine's
+`final_scores`: progress is clamped at 0 (SPEC §6). Walls can make a player's path to
+the goal longer than the board, which gave a negative progress and scores below 0
+(`bot-2 -37, bot-6 -82`); every finished game is rescored the same way as below, and
+only the games whose scores change are written (their revision moves on).
 
 Until step 7 the engine divided progress and wall thrift by 100 (the manual's literal
 formula), so a game was worth at most one point before rounding and a single trade
@@ -183,12 +189,26 @@ def _rescore(game: Game, stored: StoredRows, messages: list[GameMessage]) -> boo
 
 def rescore_finished_games(db: pw.Database) -> None:
     """Migration step 7 (inside its transaction)."""
+    changed = _rescore_every_finished_game(Game.status == "finished")
+    log.info("rescored %d finished games: final scores on a scale of 0 to 100 points", changed)
+
+
+def rescore_clamped_progress(db: pw.Database) -> None:
+    """Migration step 25 (inside its transaction)."""
+    # imported games (step 18) have no players, so no scores
+    changed = _rescore_every_finished_game((Game.status == "finished") & Game.imported.is_null())
+    log.info("rescored %d finished games: progress no longer goes below 0", changed)
+
+
+def _rescore_every_finished_game(finished: pw.Expression) -> int:
+    """Rescore every finished game (`finished`: which games are; the columns of a later
+    step cannot be named by an earlier one) with the engine of today; how many changed."""
     changed = 0
     last_id = 0
     while True:
         games = list(
             Game.select(Game.id, Game.state, Game.revision, Game.size, Game.players, Game.seed)
-            .where((Game.status == "finished") & (Game.id > last_id))
+            .where(finished & (Game.id > last_id))
             .order_by(Game.id)
             .limit(BATCH)
         )
@@ -207,4 +227,4 @@ def rescore_finished_games(db: pw.Database) -> None:
             messages[message.game_id].append(message)
         for game in games:
             changed += _rescore(game, stored, messages[game.id])
-    log.info("rescored %d finished games: final scores on a scale of 0 to 100 points", changed)
+    return changed

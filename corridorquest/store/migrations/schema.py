@@ -13,6 +13,7 @@ from corridorquest.store.migrations.columns import add_column_if_missing
 from corridorquest.store.models import (
     ALL_MODELS,
     AdminAction,
+    Game,
     GameAnalysis,
     GameMarker,
     GameMessage,
@@ -139,6 +140,17 @@ _COUNTED_USER_COLUMNS = (
     "id", "username", "email", "is_admin", "bot_level", "guest",
     "notify_turn", "notify_action", "notify_game", "notify_digest",
 )
+
+
+def games_rated(db: pw.Database) -> None:
+    """Each game says whether its finish rated it: `game.rated`, filled for the finished
+    games from the ratings tables (a game with `game_rating` rows was rated; every other
+    finished game was not); None for the games not finished."""
+    add_column_if_missing(db, "game", "rated", pw.BooleanField(null=True))
+    rated = GameRating.select(GameRating.game).distinct()
+    finished = Game.status == "finished"
+    Game.update(rated=True).where(finished & Game.id.in_(rated)).execute()
+    Game.update(rated=False).where(finished & Game.id.not_in(rated)).execute()
 
 
 def user_changes(db: pw.Database) -> None:

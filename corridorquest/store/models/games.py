@@ -35,6 +35,11 @@ class Game(BaseModel):
     # a game imported from a record (migration 18): its record's tags as JSON (the
     # players' names as text, not accounts); None for a game played here
     imported = pw.TextField(null=True)
+    # whether its finish rated it (migration 26; SPEC §14): True, its players' ratings
+    # moved; False, unrated (a guest played, an imported game...); None until it finishes.
+    # `rerate` follows it: a guest converted to an account later does not make its old
+    # games rated.
+    rated = pw.BooleanField(null=True)
 
 
 class GameRematch(BaseModel):
