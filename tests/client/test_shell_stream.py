@@ -280,6 +280,36 @@ def test_the_watch_follows_the_stream_without_polling(
     asyncio.run(follower.run(scenario))
 
 
+def test_a_move_made_before_the_stream_opens_is_drawn(
+    api: httpx.Client, tokens: dict[str, str], players_config: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The board is drawn from the game fetched at start; the opponent moves before the
+    shell's stream is open: the stream's first event brings the move, and it is drawn."""
+    game = started_game(api, {"sue": tokens["sue"], "tom": tokens["tom"]}, size=5)
+    me = "tom" if game["turn_username"] == "sue" else "sue"
+    follower = Follower(players_config, me, game["id"])
+    opened = ApiClient.game_events
+    moved: list[dict[str, Any]] = []
+
+    def move_first(self: ApiClient, *args: Any, **kwargs: Any) -> Any:
+        if not moved:  # drawn already, the stream not open yet: the opponent moves
+            moved.append(step(api, tokens, game))
+        return opened(self, *args, **kwargs)
+
+    monkeypatch.setattr(ApiClient, "game_events", move_first)
+
+    async def scenario(f: Follower) -> None:
+        assert f.notes == [f"drawn r{game['revision']}"]
+        deadline = time.monotonic() + AT_ONCE
+        while not moved:
+            assert time.monotonic() < deadline, "the shell opened no stream"
+            await asyncio.sleep(0.05)
+        await f.wait_note(changed(moved[0]))
+
+    asyncio.run(follower.run(scenario))
+
+
 def test_the_watch_polls_when_the_server_has_no_stream(
     api: httpx.Client, tokens: dict[str, str], players_config: Path,
     monkeypatch: pytest.MonkeyPatch,
