@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
+from typing import Any
 
 import click
 
@@ -25,6 +26,9 @@ class AppState:
     profile_name: str | None = None
     current_game: int | None = None
     force_color: bool | None = None
+    # The game views whose board a command drew, by game id (not a past position: ``show
+    # --at``); cq-shell takes them after each command (client/shell/live.py).
+    drawn_boards: dict[int, dict[str, Any]] = field(default_factory=dict)
     _profile: Profile | None = None
     _stamp: tuple[int, int] | None = None  # the profile file's (inode, mtime) when read
 

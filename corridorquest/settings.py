@@ -346,9 +346,11 @@ class Settings(BaseSettings):
         0,
         ge=0,
         description="Live stream connections one server process holds at once; one more "
-        "is refused with 503 too_many_streams_on_server and retry_after. 0: half the "
-        "open-file limit (raised to its hard limit at start) less 100, kept for ordinary "
-        "requests and the database.",
+        "is refused with 503 too_many_streams_on_server and retry_after (its connection "
+        "closed at once). 0: half the open-file limit (raised to its hard limit at start) "
+        "less 100, kept for ordinary requests and the database. A value above the "
+        "open-file limit less 100 is lowered to it at start (100 files are always kept "
+        "for the listening sockets, the database, the log and mail).",
     )
     bot_workers: int = Field(
         1,

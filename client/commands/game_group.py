@@ -63,6 +63,8 @@ def board_theme(state: AppState) -> Theme | None:
 def echo_game(state: AppState, data: dict[str, Any]) -> None:
     theme = board_theme(state)
     click.echo(render_game(data, theme, me=state.profile.username), color=theme is not None)
+    if data.get("at") is None and isinstance(data.get("id"), int):  # the game as it is now
+        state.drawn_boards[data["id"]] = data
 
 
 def bot_names(data: dict[str, Any]) -> str:

@@ -22,7 +22,7 @@ from client.shell.commands import dispatch, run_line
 from client.shell.completer import ShellCompleter
 from client.shell.follow import StreamFollow, follow_loop
 from client.shell.keys import shell_bindings
-from client.shell.live import GameWatch, watch_loop
+from client.shell.live import GameWatch, redraw_if_changed, watch_loop
 from client.shell.toolbar import toolbar_text
 from client.state import AppState
 
@@ -71,7 +71,7 @@ async def interactive(state: AppState, interval: float) -> int:
 
     def show(game: dict[str, Any], note: str = "") -> None:
         draw(state, game, note=note)
-        watch.drawn_id = game.get("id")
+        watch.drew(game)
         session.app.invalidate()
 
     def say(text: str) -> None:
@@ -81,7 +81,7 @@ async def interactive(state: AppState, interval: float) -> int:
     def show_board() -> None:
         if watch.game is not None:
             draw(state, watch.game)
-            watch.drawn_id = watch.game.get("id")
+            watch.drew(watch.game)
 
     def show_help() -> None:
         dispatch(state, ["help"])
@@ -98,7 +98,7 @@ async def interactive(state: AppState, interval: float) -> int:
         await asyncio.to_thread(start_game, state, watch)
         if (game := watch.undrawn_current()) is not None:
             draw(state, game)
-            watch.drawn_id = game.get("id")
+            watch.drew(game)
     follow = StreamFollow(state, asyncio.get_running_loop())
     follow.switch(state.current_game)
     idle = asyncio.Event()  # no command runs: what the stream brings may be applied
@@ -120,13 +120,9 @@ async def interactive(state: AppState, interval: float) -> int:
                     break
                 idle.clear()
                 try:
-                    before = state.current_game
                     await asyncio.to_thread(run_line, state, line)
                     await asyncio.to_thread(watch.after_command)
-                    if state.current_game != before and (
-                        game := watch.undrawn_current()
-                    ) is not None:
-                        show(game)
+                    redraw_if_changed(watch, show)  # a new current game, a bot's reply
                 except EOFError:
                     break
                 finally:

@@ -139,8 +139,8 @@ def take_item(
         watch.problem = None
     elif kind == "event" and isinstance(value, ServerEvent) and isinstance(value.data, dict):
         if value.name == "game":
-            known = watch.game.get("id") if watch.game else None
-            redraw_if_changed(watch, known, watch.take(value.data), draw)
+            watch.take(value.data)
+            redraw_if_changed(watch, draw)
         elif value.name == "message":
             note = message_note(value.data, watch.state.profile.username)
             if note is not None:

@@ -8,7 +8,14 @@ live stream (:mod:`client.shell.follow`, :meth:`GameWatch.take`) or, when the st
 cannot be had, from :func:`watch_loop`, which polls ``GET /games/{id}`` every
 ``interval`` seconds. Either way :func:`redraw_if_changed` draws the board of a current
 game that was not drawn yet (``cq-shell -g N`` while the server was down) and draws it
-again when the revision moved without this shell acting.
+again when the game known is at another revision than the board on the screen.
+
+What is on the screen decides, not what this shell did: a command that drew the current
+game's board (``move``, ``show``: :func:`client.commands.game_group.echo_game` keeps the
+view it drew in ``AppState.drawn_boards``) leaves that revision as the one drawn, so a
+bot's reply that the game already holds when the shell looks again after the command is
+drawn at once, as someone else's move. A command that drew no board of it (``message
+send``) takes the game as it is then as drawn: its own effect is not drawn again.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ class GameWatch:
         self.game: dict[str, Any] | None = None
         self.problem: CqError | None = None  # why the last check of the game failed
         self.drawn_id: int | None = None  # the game whose board was drawn last
+        self.drawn_revision: int | None = None  # and the revision it was drawn at
         self._games: list[dict[str, Any]] = []
         self._games_at = 0.0
         self._others: dict[int, dict[str, Any]] = {}
@@ -104,12 +112,34 @@ class GameWatch:
             self._games_at = time.monotonic()
         return self._games
 
+    def drew(self, game: dict[str, Any]) -> None:
+        """The board of ``game`` is on the screen now."""
+        self.drawn_id, self.drawn_revision = game.get("id"), game.get("revision")
+
     def after_command(self) -> None:
-        """A command ran: take in its effect so it is not redrawn as someone else's move."""
+        """A command ran: fetch the game again. A board of the current game the command
+        drew counts as drawn (a newer revision fetched now, such as a bot's reply to the
+        command's move, is then someone else's change, drawn by :func:`redraw_if_changed`);
+        without one, the game fetched now counts as drawn, so that the command's own
+        effect is not redrawn as someone else's."""
         self._generation += 1
         self._others.clear()
         self._games_at = 0.0
+        boards, self.state.drawn_boards = self.state.drawn_boards, {}
+        current = self.state.current_game
+        board = boards.get(current) if current is not None else None
+        if board is not None:
+            self.drew(board)
+            known = self.game
+            if known is None or known.get("id") != current or (
+                (known.get("revision") or 0) <= (board.get("revision") or 0)
+            ):
+                self.game = board  # what the command fetched, should the server not answer now
+            self.refresh()
+            return
         self.refresh()
+        if self.game is not None and self.game.get("id") == self.drawn_id:
+            self.drawn_revision = self.game.get("revision")
 
     def undrawn_current(self) -> dict[str, Any] | None:
         """The current game when it is known and its board was not drawn yet."""
@@ -120,20 +150,17 @@ class GameWatch:
 
 
 def redraw_if_changed(
-    watch: GameWatch,
-    known: int | None,
-    changed: bool,
-    draw: Callable[[dict[str, Any], str], None],
+    watch: GameWatch, draw: Callable[[dict[str, Any], str], None]
 ) -> None:
-    """After a check of the game that was ``known`` (its id): ``draw(game, note)`` when
-    another player changed it, or when the current game was never drawn."""
+    """After a check of the game: ``draw(game, note)`` when the current game is at
+    another revision than its board on the screen, or when it was never drawn."""
     game = watch.game
     if game is None or game.get("id") != watch.state.current_game:
         return
-    if changed and game.get("id") == known and watch.drawn_id == known:
-        draw(game, f"-- game {game['id']} changed (revision {game['revision']}) --")
-    elif watch.undrawn_current() is not None:
+    if watch.undrawn_current() is not None:
         draw(game, "")
+    elif game.get("revision") != watch.drawn_revision:
+        draw(game, f"-- game {game['id']} changed (revision {game['revision']}) --")
 
 
 async def watch_loop(
@@ -149,7 +176,6 @@ async def watch_loop(
         await asyncio.sleep(interval)
         if not should_poll():
             continue
-        known = watch.game.get("id") if watch.game else None
-        changed = await asyncio.to_thread(watch.refresh)
-        redraw_if_changed(watch, known, changed, draw)
+        await asyncio.to_thread(watch.refresh)
+        redraw_if_changed(watch, draw)
         repaint()

@@ -7,9 +7,13 @@ connection's transport (corridorquest/live/output.py), past Sanic's response obj
   is `Http.http1_response_chunked`), the framing the hub writes;
 - `mark_written`: Sanic ends a response it has not written to for RESPONSE_TIMEOUT,
   measured from `HttpProtocol._time` (read by `HttpProtocol.check_timeouts`): a stream
-  whose updates the hub writes moves it on.
+  whose updates the hub writes moves it on;
+- `close_after_response`: a refused stream's connection is closed once its answer is out
+  (`Http.keep_alive` False: Sanic says `Connection: close` and ends the connection),
+  rather than held for the client's next request for KEEP_ALIVE_TIMEOUT (120 s): a client
+  refused for want of room would otherwise keep an open file of the server all that time.
 
-tests/live/test_sanic_connection.py fails if a Sanic upgrade renames either.
+tests/live/test_sanic_connection.py fails if a Sanic upgrade renames any of them.
 """
 
 from __future__ import annotations
@@ -31,3 +35,11 @@ def mark_written(request: Request) -> None:
     protocol = getattr(request.stream, "protocol", None)
     if protocol is not None and hasattr(protocol, "_time"):
         protocol._time = time.monotonic()
+
+
+def close_after_response(request: Request) -> None:
+    """Answer `request` with `Connection: close` and close its connection after the
+    answer (Sanic would keep it for the client's next request)."""
+    http = request.stream
+    if http is not None:
+        http.keep_alive = False

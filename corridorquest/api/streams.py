@@ -9,7 +9,10 @@ the stream's chunks out as they come, a comment line when it is idle for
 STREAM_KEEPALIVE seconds, and ends when the hub ends the stream (server stop, the game
 gone, the session it was opened with ended) or the client goes away. A process holds at
 most its bound of stream connections (corridorquest/live/limits.py): one more is 503
-`too_many_streams_on_server` with `retry_after`.
+`too_many_streams_on_server` with `retry_after`. A refused stream (that 503, a 429 over a
+per-user or per-address limit, a 404, ...) is answered with `Connection: close` and its
+connection closed at once (`refusals_close`): the clients that a full server refuses must
+not keep its open files for the keep-alive time.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,7 +32,7 @@ from sanic.response import HTTPResponse
 from corridorquest.api.auth import require_user, watcher
 from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.games import checked_id
-from corridorquest.api.sanic_connection import is_chunked, mark_written
+from corridorquest.api.sanic_connection import close_after_response, is_chunked, mark_written
 from corridorquest.api.sessions import client_address
 from corridorquest.api.validation import check_text, parse_query
 from corridorquest.live import sse
@@ -56,6 +60,16 @@ class StreamQuery(BaseModel):
         "the Last-Event-ID header does the same",
     )
     invitation_code: str | None = Field(None, max_length=64, description="a private game")
+
+
+@contextlib.contextmanager
+def refusals_close(request: Request) -> Iterator[None]:
+    """A refusal raised inside (answered by the error handlers) closes the connection."""
+    try:
+        yield
+    except Exception:
+        close_after_response(request)
+        raise
 
 
 def hub_of(request: Request) -> LiveHub:
@@ -157,17 +171,20 @@ async def _taken(transport: Any, stall: float) -> bool:
 )
 @query_parameters(StreamQuery)
 async def game_events(request: Request, game_id: int) -> Any:
-    user = await watcher(request)  # public games: anybody, when the server allows it
-    query = parse_query(request, StreamQuery)
-    last_event_id = request.headers.get("last-event-id")
-    check_text(last_event_id)
-    since = parse_cursor(last_event_id or query.since)
     hub = hub_of(request)
-    hub.admit_connection()
+    with refusals_close(request):
+        user = await watcher(request)  # public games: anybody, when the server allows it
+        query = parse_query(request, StreamQuery)
+        last_event_id = request.headers.get("last-event-id")
+        check_text(last_event_id)
+        since = parse_cursor(last_event_id or query.since)
+        hub.admit_connection()
     try:
-        stream, first = await hub.open_game(
-            user, checked_id(game_id), query.invitation_code, since, client_address(request)
-        )
+        with refusals_close(request):
+            stream, first = await hub.open_game(
+                user, checked_id(game_id), query.invitation_code, since,
+                client_address(request),
+            )
         await _serve(request, hub, [stream], first)
     finally:
         hub.release_connection()
@@ -195,28 +212,30 @@ class ManyQuery(BaseModel):
 )
 @query_parameters(ManyQuery)
 async def many_games_events(request: Request) -> Any:
-    user = await watcher(request)
-    query = parse_query(request, ManyQuery)
-    try:
-        ids = list(dict.fromkeys(int(part) for part in (query.ids or "").split(",")))
-    except ValueError:
-        ids = []
-    if not 1 <= len(ids) <= MAX_GAMES:
-        raise Unprocessable(
-            "invalid_game_ids", f"ids: 1 to {MAX_GAMES} game ids separated by commas"
-        )
     hub = hub_of(request)
-    hub.admit_connection()
+    with refusals_close(request):
+        user = await watcher(request)
+        query = parse_query(request, ManyQuery)
+        try:
+            ids = list(dict.fromkeys(int(part) for part in (query.ids or "").split(",")))
+        except ValueError:
+            ids = []
+        if not 1 <= len(ids) <= MAX_GAMES:
+            raise Unprocessable(
+                "invalid_game_ids", f"ids: 1 to {MAX_GAMES} game ids separated by commas"
+            )
+        hub.admit_connection()
     try:
         streams: list[Stream] = []
         chunks: list[bytes] = []
         try:
-            for game_id in ids:
-                stream, chunk = await hub.open_game(
-                    user, checked_id(game_id), None, None, client_address(request)
-                )
-                streams.append(stream)
-                chunks.append(chunk)
+            with refusals_close(request):
+                for game_id in ids:
+                    stream, chunk = await hub.open_game(
+                        user, checked_id(game_id), None, None, client_address(request)
+                    )
+                    streams.append(stream)
+                    chunks.append(chunk)
         except BaseException:
             for stream in streams:
                 hub.close_stream(stream)
@@ -236,11 +255,13 @@ async def many_games_events(request: Request) -> Any:
     media=("text/event-stream", "a stream of server-sent events"),
 )
 async def user_events(request: Request) -> HTTPResponse | None:
-    user = await require_user(request)
     hub = hub_of(request)
-    hub.admit_connection()
+    with refusals_close(request):
+        user = await require_user(request)
+        hub.admit_connection()
     try:
-        stream, first = await hub.open_user(user)
+        with refusals_close(request):
+            stream, first = await hub.open_user(user)
         await _serve(request, hub, [stream], first)
     finally:
         hub.release_connection()

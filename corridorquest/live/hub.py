@@ -86,9 +86,14 @@ class LiveHub(StreamLooks):
         self._by_user: dict[int, set[Stream]] = {}  # a logged-in user's streams, all kinds
         self.stream_limit = self.settings.stream_buffer * 1024
         self.connections = 0  # stream connections (responses) open
-        self.max_connections = limits.stream_bound(
-            self.settings.streams_max, limits.raise_open_file_limit()
-        )
+        open_files = limits.raise_open_file_limit()
+        self.max_connections = limits.stream_bound(self.settings.streams_max, open_files)
+        if self.settings.streams_max > self.max_connections:
+            log.warning(
+                "STREAMS_MAX=%d lowered to %d: the open-file limit is %d, and %d files "
+                "are kept for the listening sockets, the database, the log and mail",
+                self.settings.streams_max, self.max_connections, open_files, limits.RESERVE,
+            )
         total = self.settings.stream_buffer_total * 1024 * 1024
         stall = float(self.settings.stream_stall_timeout)
         self.unsent = Unsent(total, stall)

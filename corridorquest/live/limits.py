@@ -4,9 +4,11 @@ Each stream holds a connection, and a connection is an open file. A server whose
 streams take every open file it may have answers nothing more (no move, no login; the
 outbox fails with EMFILE). So, at start (`raise_open_file_limit`), the soft limit on
 open files goes up to the hard one, and the streams may take half of it, less `RESERVE`
-files for the database, the log and the listening sockets (`stream_bound`); STREAMS_MAX
-sets another bound. A stream over the bound is answered 503 `too_many_streams_on_server`
-with `retry_after`.
+files for the listening sockets, the database, the log and mail (`stream_bound`);
+STREAMS_MAX sets another bound, lowered at start to the limit less `RESERVE` when it is
+higher (the log says so). A stream over the bound is answered 503
+`too_many_streams_on_server` with `retry_after`, and its connection closed at once
+(api/streams.py): refused clients hold no open file.
 
 What one stream's connection holds unsent: the operating system's buffer, kept at
 `SOCKET_BUFFER` (left alone, Linux grows it to 4 MB for a reader that does not read),
@@ -26,7 +28,7 @@ from typing import Any
 
 log = logging.getLogger("corridorquest.live")
 
-RESERVE = 100  # open files kept from the streams: database, log, listening sockets
+RESERVE = 100  # open files kept from the streams: listening sockets, database, log, mail
 MINIMUM = 16  # streams allowed whatever the open-file limit
 SOCKET_BUFFER = 32 * 1024  # SO_SNDBUF of a stream's socket (Linux reserves twice that)
 RETRY_AFTER = 10  # seconds: the 503 of a stream over the bound
@@ -52,12 +54,13 @@ def raise_open_file_limit() -> int:
 
 
 def stream_bound(setting: int, open_files: int) -> int:
-    """How many stream connections a process holds at most: STREAMS_MAX when set (not 0),
-    else half the open-file limit less RESERVE (at least MINIMUM)."""
-    if setting > 0:
-        return setting
+    """How many stream connections a process holds at most: STREAMS_MAX when set (not 0)
+    but never more than the open-file limit less RESERVE, else half the open-file limit
+    less RESERVE (at least MINIMUM either way)."""
     if open_files <= 0:  # no limit known
-        return 10_000
+        return setting if setting > 0 else 10_000
+    if setting > 0:
+        return min(setting, max(MINIMUM, open_files - RESERVE))
     return max(MINIMUM, open_files // 2 - RESERVE)
 
 

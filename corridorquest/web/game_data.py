@@ -144,3 +144,11 @@ async def live_values(request: Request, user: CurrentUser, view: dict[str, Any],
         "messages": listed,
         "replay_step": bool(view.get("replay_step")),
     }
+
+
+def stream_position(view: dict[str, Any], listed: list[dict[str, Any]]) -> str:
+    """Where the page's live stream resumes (`?since=`, docs/api.md, Live streams): the
+    revision of the game the page shows and the number of the newest message it lists
+    (read after the game: a message is never both shown and sent again, a move made
+    since the game was read comes first on the stream)."""
+    return f"{view['revision']}.{max((int(m['id']) for m in listed), default=0)}"

@@ -23,6 +23,7 @@ from corridorquest.web.game_data import (
     rematch_words,
     requested_step,
     step_view,
+    stream_position,
 )
 from corridorquest.web.seating import seat_panel
 from corridorquest.web.templating import render
@@ -56,6 +57,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
     best = await best_here(request, user, game_id, at) if replay and at < actions else None
     graph, analysis_status = await analysis_values(request, user, game_id, at) if replay else (
         None, None)
+    values = await live_values(request, user, view, best)
     page = render(
         "game.html",
         user=user,
@@ -71,7 +73,8 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
         analysis_status=analysis_status,
         code=code if view["private"] else None,  # for the fragment's and stream's requests
         seat=seat_panel(request, user, view, code),  # a waiting game's seat panel
-        **await live_values(request, user, view, best),
+        since=stream_position(view, values["messages"]) if live else None,
+        **values,
     )
     return html(page)
 

@@ -1,6 +1,7 @@
 """cq-shell follows its current game over the live stream: what the opponent does is
 drawn at once (with polling far too slow to explain it), the game is not fetched again
-and again, a command's own move is not redrawn as someone else's, and the shell polls
+and again, a command's own move is not redrawn as someone else's (a bot's reply to it
+is, however fast), and the shell polls
 when the server offers no stream. The terminal tests run the real shell in tmux; the
 others run the shell's watch loops in this process against the real server."""
 
@@ -138,6 +139,59 @@ def test_the_shell_reconnects_and_catches_up_when_the_server_returns(
                 stop(restarted)
 
 
+def wait_turn(
+    api: httpx.Client, token: str, game_id: int, name: str, after: int = -1
+) -> dict[str, Any]:
+    """The game past revision `after` once it is `name`'s turn (the bot has answered) or
+    over."""
+    deadline = time.monotonic() + 20
+    while True:
+        game = get_game(api, token, game_id)
+        if game["revision"] > after and (
+            game["status"] != "started" or game["turn_username"] == name
+        ):
+            return game
+        assert time.monotonic() < deadline, f"the bot did not move: {game}"
+        time.sleep(0.05)
+
+
+@needs_tmux
+def test_a_fast_bots_reply_to_each_move_is_drawn(
+    api: httpx.Client, tokens: dict[str, str], players_config: Path
+) -> None:
+    """A level-1 bot answers within milliseconds, often before the shell looks at the game
+    again after the move: its reply is drawn all the same, after every move."""
+    terminal = Terminal(f"{shlex.quote(sys.executable)} -m client.shell.app "
+                        f"--poll-interval {SLOW_POLL}", shell_env(players_config, "sue"))
+    try:
+        terminal.wait_for("cq>")
+        terminal.type("new --bot 1 -b 7")
+        terminal.send("Enter")
+        screen = terminal.wait_for("it has started.")
+        game_id = int(screen.split("Created game ", 1)[1].split(" ", 1)[0])
+        terminal.type(f"use {game_id}")
+        terminal.send("Enter")
+        terminal.wait_for(f"Current game: {game_id}.")
+        for _ in range(4):
+            game = wait_turn(api, tokens["sue"], game_id, "sue")
+            if game["status"] != "started":
+                break
+            kind, to = best_step(game)
+            terminal.type(f"{kind} {to}")
+            terminal.send("Enter")
+            answered = wait_turn(api, tokens["sue"], game_id, "sue", game["revision"])
+            screen = terminal.wait_for(
+                f"-- game {game_id} changed (revision {answered['revision']}) --", AT_ONCE
+            )
+            board = screen.rsplit(f"changed (revision {answered['revision']}) --", 1)[1]
+            if answered["status"] == "started":
+                assert "Turn: sue" in board, board
+            terminal.wait_until(lambda text: toolbar(text).endswith("YOUR TURN" + KEYS),
+                                "YOUR TURN", AT_ONCE)
+    finally:
+        terminal.close()
+
+
 class Follower:
     """The shell's watch loops (stream and poll) for one profile, run in this process;
     `gets` counts the GET /games/{id} of the watch."""
@@ -155,7 +209,7 @@ class Follower:
 
     def draw(self, game: dict[str, Any], note: str) -> None:
         self.notes.append(note or f"drawn r{game['revision']}")
-        self.watch.drawn_id = game.get("id")
+        self.watch.drew(game)
 
     def count(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def game(api: ApiClient, game_id: int, at: int | None = None) -> Any:
@@ -226,6 +280,36 @@ def test_the_watch_follows_the_stream_without_polling(
     asyncio.run(follower.run(scenario))
 
 
+def test_a_move_made_before_the_stream_opens_is_drawn(
+    api: httpx.Client, tokens: dict[str, str], players_config: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The board is drawn from the game fetched at start; the opponent moves before the
+    shell's stream is open: the stream's first event brings the move, and it is drawn."""
+    game = started_game(api, {"sue": tokens["sue"], "tom": tokens["tom"]}, size=5)
+    me = "tom" if game["turn_username"] == "sue" else "sue"
+    follower = Follower(players_config, me, game["id"])
+    opened = ApiClient.game_events
+    moved: list[dict[str, Any]] = []
+
+    def move_first(self: ApiClient, *args: Any, **kwargs: Any) -> Any:
+        if not moved:  # drawn already, the stream not open yet: the opponent moves
+            moved.append(step(api, tokens, game))
+        return opened(self, *args, **kwargs)
+
+    monkeypatch.setattr(ApiClient, "game_events", move_first)
+
+    async def scenario(f: Follower) -> None:
+        assert f.notes == [f"drawn r{game['revision']}"]
+        deadline = time.monotonic() + AT_ONCE
+        while not moved:
+            assert time.monotonic() < deadline, "the shell opened no stream"
+            await asyncio.sleep(0.05)
+        await f.wait_note(changed(moved[0]))
+
+    asyncio.run(follower.run(scenario))
+
+
 def test_the_watch_polls_when_the_server_has_no_stream(
     api: httpx.Client, tokens: dict[str, str], players_config: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -274,7 +358,8 @@ def test_use_switches_the_stream_to_the_new_current_game(
         f.idle.clear()  # 'use SECOND', as the shell runs it
         f.state.current_game = second["id"]
         await asyncio.to_thread(f.watch.after_command)
-        f.watch.drawn_id = second["id"]  # as 'use' draws it
+        assert f.watch.game is not None
+        f.watch.drew(f.watch.game)  # as 'use' draws it
         assert f.follow is not None
         f.follow.switch(second["id"])
         f.idle.set()

@@ -5,7 +5,8 @@ past Sanic's response timeout because of it.
 Once a stream's response has started, the hub writes its updates to the transport
 itself, past Sanic's response object; Sanic would end the response RESPONSE_TIMEOUT
 after its own last write, and would not know the framing. A Sanic upgrade that renames
-`HttpProtocol._time` or `Http.http1_response_chunked` fails here, not in production.
+`HttpProtocol._time`, `Http.http1_response_chunked` or `Http.keep_alive` (which closes a
+refused stream's connection) fails here, not in production.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import pytest
 from sanic.http import Http
 from sanic.server.protocols.http_protocol import HttpProtocol
 
-from corridorquest.api.sanic_connection import is_chunked, mark_written
+from corridorquest.api.sanic_connection import close_after_response, is_chunked, mark_written
 from tests.support.games import play, started_game
 from tests.support.server import running_server
 from tests.support.sse import EventReader
@@ -52,6 +53,17 @@ def test_sanic_still_names_its_chunked_response_writer() -> None:
     assert is_chunked(SimpleNamespace(stream=http))  # type: ignore[arg-type]
     http.response_func = object()
     assert not is_chunked(SimpleNamespace(stream=http))  # type: ignore[arg-type]
+
+
+def test_sanic_still_closes_a_connection_by_its_keep_alive_flag() -> None:
+    assert "keep_alive" in Http.__slots__
+    assert '"keep-alive" if self.keep_alive else "close"' in inspect.getsource(
+        Http.http1_response_header
+    ), "Sanic no longer writes the Connection header from keep_alive"
+    assert "while self.keep_alive" in inspect.getsource(Http.http1)
+    http: Any = SimpleNamespace(keep_alive=True)
+    close_after_response(SimpleNamespace(stream=http))  # type: ignore[arg-type]
+    assert http.keep_alive is False
 
 
 def test_a_stream_lives_past_sanics_response_timeout(tmp_path: Path) -> None:

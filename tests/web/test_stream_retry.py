@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -42,7 +43,8 @@ def test_a_refused_stream_is_opened_again_when_the_slot_is_free(tmp_path: Path) 
             refused: list[int] = []
             page.on(
                 "response",
-                lambda r: refused.append(r.status) if r.url.endswith("/events") else None,
+                lambda r: refused.append(r.status)
+                if urlsplit(r.url).path.endswith("/events") else None,
             )
             page.goto(f"{server.base_url}/games/{match.id}")
             page.wait_for_selector("#board svg")

@@ -113,17 +113,37 @@ function oneAtATime(work) {
 }
 
 // Follow a game's events while the page is visible; `changed()` runs (at most once at
-// a time) after events.
-function follow(gameId, changed, refused, code) {
+// a time) after events that bring something the page does not show.
+//
+// Every stream resumes from what the page shows: `since` is the position (`R.M`, the
+// game's revision and the number of the last message) the server rendered the page at,
+// then each event's id. So a move made between the page's rendering and its stream's
+// opening (or while a hidden page had let go of its stream) comes as the stream's first
+// events, and a connection's first `game` event at the position the page already has
+// (nothing happened meanwhile) asks for nothing.
+function follow(gameId, changed, code, since) {
   const run = oneAtATime(changed);
-  const query = code ? "?invitation_code=" + encodeURIComponent(code) : "";
+  let position = since || ""; // what the page shows: rendered, then each event's id
   return whileVisible(() => {
-    const stream = new EventSource("/api/v1/games/" + gameId + "/events" + query);
+    const query = new URLSearchParams();
+    if (code) query.set("invitation_code", code);
+    if (position) query.set("since", position);
+    const text = query.toString();
+    const stream = new EventSource("/api/v1/games/" + gameId + "/events" + (text ? "?" + text : ""));
+    let opened = position; // a connection's first event is its `game` (also on a reconnect)
+    stream.addEventListener("open", () => { opened = position; });
+    const take = (event) => {
+      const first = opened;
+      opened = null;
+      if (event.lastEventId) position = event.lastEventId;
+      if (event.type === "game" && first && event.lastEventId === first) return;
+      run();
+    };
     for (const name of ["game", "message", "presence"]) {
-      stream.addEventListener(name, run);
+      stream.addEventListener(name, take);
     }
     return stream;
-  }, refused);
+  });
 }
 
 function gamePage(main) {
@@ -133,18 +153,15 @@ function gamePage(main) {
   const code = main.dataset.code || "";
   const fragment = "/web/games/" + gameId + "/live" + (code ? "?code=" + encodeURIComponent(code) : "");
   if (main.dataset.live === "yes") {
-    let first = !document.hidden; // the page shows the game as its first event does
     const follower = follow(gameId, (done) => {
-      if (first) { first = false; done(); return; }
       replaceWith(live, fragment, (answer) => {
         const status = answer.headers.get("X-Game-Status");
         if (status === "finished" || status === "cancelled") {
           follower.close();
           window.location.reload(); // the finished page has the replay control
         }
-        done();
-      });
-    }, () => { first = false; }, code); // (its first event may be later than the page)
+      }, done);
+    }, code, main.dataset.since);
   }
   const replay = document.getElementById("replay");
   if (replay) stepper(replay, gameId, code);
