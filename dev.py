@@ -138,6 +138,7 @@ def main(argv: list[str]) -> int:
     if command == "lint":
         status = run(PY, "-m", "ruff", "check", ".")
         status |= run(PY, "-m", "mypy", "corridorquest/engine")
+        status |= run(PY, "-m", "tests.support.fixed_sleeps", "tests")
         return status
     return run(PY, "-m", "pytest", *durations(rest), *rest)
 

@@ -76,7 +76,7 @@ def wait_online(api: httpx.Client, token: str, game_id: int, name: str) -> None:
     deadline = time.monotonic() + 10
     while name not in (get_game(api, token, game_id).get("online") or []):
         assert time.monotonic() < deadline, f"{name} holds no stream of game {game_id}"
-        time.sleep(0.1)
+        time.sleep(0.05)
 
 
 @needs_tmux
@@ -266,11 +266,11 @@ def test_the_watch_follows_the_stream_without_polling(
         # my own move, as a command of the shell: not redrawn as someone else's
         f.idle.clear()
         mine = await asyncio.to_thread(step, api, tokens, theirs)
-        await asyncio.sleep(0.5)  # its event is in, held back while the command runs
+        await asyncio.sleep(0.5)  # pacing: its event is in, held back while the command runs
         await asyncio.to_thread(f.watch.after_command)
         after_command = f.gets
         f.idle.set()
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.0)  # pacing: no redraw must come
         assert not any(changed(mine) in note for note in f.notes), f.notes
         assert f.watch.revision == mine["revision"]
         # 2.5 s of polling every 0.2 s would have fetched the game a dozen times
@@ -332,7 +332,7 @@ def test_the_watch_polls_when_the_server_has_no_stream(
         before = f.gets
         theirs = await asyncio.to_thread(step, api, tokens, game)
         await f.wait_note(changed(theirs))
-        await asyncio.sleep(0.6)
+        await asyncio.sleep(0.6)  # pacing: polls counted over a time (the subject)
         assert f.gets - before >= 3
 
     asyncio.run(follower.run(scenario))
@@ -343,7 +343,7 @@ def offline(api: httpx.Client, token: str, game_id: int, name: str) -> None:
     deadline = time.monotonic() + 10
     while name in (get_game(api, token, game_id).get("online") or []):
         assert time.monotonic() < deadline, f"{name} still holds a stream of game {game_id}"
-        time.sleep(0.1)
+        time.sleep(0.05)
 
 
 def test_use_switches_the_stream_to_the_new_current_game(

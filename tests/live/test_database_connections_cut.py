@@ -57,7 +57,7 @@ def wait_for_log(server: RunningServer, text: str, count: int) -> None:
         assert time.monotonic() < deadline, f"{text!r} not logged {count} times:\n" + (
             server.log_text()[-3000:]
         )
-        time.sleep(0.1)
+        time.sleep(0.05)
 
 
 def test_moves_and_a_spectators_stream_go_on_after_the_connections_are_cut(

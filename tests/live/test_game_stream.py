@@ -149,7 +149,7 @@ def test_an_invisible_wall_never_reaches_a_spectator_or_the_opponent(
             reader.next("action")
             reader.next("game")
             reader.next("message")
-        time.sleep(0.3)
+        time.sleep(0.3)  # pacing: no more events must come
     finally:
         for reader in readers.values():
             reader.close()
@@ -191,7 +191,7 @@ def test_a_private_game_is_not_found_for_others_and_dms_reach_only_their_two_rea
         assert dm.status_code == 201, dm.text
         assert readers["kim"].next("message")["data"]["text"] == "psst kim"
         assert readers["ivy"].next("message")["data"]["text"] == "psst kim"
-        time.sleep(0.5)
+        time.sleep(0.5)  # pacing: no more events must come
     finally:
         for reader in readers.values():
             reader.close()
@@ -225,7 +225,7 @@ def test_presence_says_which_players_hold_a_stream(
         _presence(lou, ["lou"])
     deadline = time.monotonic() + 3
     while get_game(client, tokens["max"], gid)["online"] and time.monotonic() < deadline:
-        time.sleep(0.1)
+        time.sleep(0.05)
     assert get_game(client, tokens["max"], gid)["online"] == []
 
 
@@ -246,7 +246,7 @@ def test_a_players_markers_reach_its_own_stream_only(
         assert marked.status_code in (200, 201), marked.text
         view = ned.next("game")
         assert [m["marker"] for m in view["data"]["markers"]] == ["d4h"]
-        time.sleep(0.5)
+        time.sleep(0.5)  # pacing: nothing must reach ola
         assert [e for e in ola.drain(0.1) if e["event"] != "presence"] == []
         assert not any("d4h" in line for line in ola.lines)
 

@@ -76,7 +76,7 @@ def test_a_stream_lives_past_sanics_response_timeout(tmp_path: Path) -> None:
         game = started_game(client, tokens)
         with EventReader(f"{server.api}/games/{game['id']}/events", tokens["ari"]) as events:
             events.next("game")
-            time.sleep(4.5)
+            time.sleep(4.5)  # pacing: the stream must outlive the response timeout
             assert not events.ended.is_set(), "the stream was cut at the response timeout"
             assert events.comments >= 2
             mover = tokens[game["turn_username"]]

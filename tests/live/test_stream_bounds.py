@@ -43,7 +43,7 @@ def test_one_stream_more_than_the_limit_is_refused_with_a_reason(
             if again.status == 200 or time.monotonic() > deadline:
                 break
             again.close()
-            time.sleep(0.2)
+            time.sleep(0.05)
         assert again.status == 200
         open_.append(again)
     finally:
@@ -118,7 +118,11 @@ def test_a_reader_that_falls_behind_is_disconnected_and_the_server_carries_on(
         gid = game["id"]
         slow = _raw_stream(server.base_url, f"/api/v1/games/{gid}/events", tokens["sal"])
         try:
-            time.sleep(0.5)
+            slow.settimeout(10)
+            head = b""
+            while b"\r\n\r\n" not in head:  # the stream is open: its answer's head came
+                head += slow.recv(1)
+            assert head.startswith(b"HTTP/1.1 200 "), head
             # each marker change sends the owner's stream the whole game view again; the
             # kernel's buffers take a few MB before the server's buffer fills (changes
             # that come faster than the stream's updates share one: go on until it does)
@@ -135,7 +139,7 @@ def test_a_reader_that_falls_behind_is_disconnected_and_the_server_carries_on(
                     break
             deadline = time.monotonic() + 5
             while "fell behind" not in server.log_text() and time.monotonic() < deadline:
-                time.sleep(0.1)
+                time.sleep(0.05)
             assert "fell behind" in server.log_text()
             # the connection is closed: reading what was buffered ends (EOF or reset)
             slow.settimeout(5)

@@ -65,7 +65,7 @@ def test_streams_beyond_the_bound_get_503_and_a_move_still_works(tmp_path: Path)
                 if again.status == 200 or time.monotonic() > deadline:
                     break
                 again.close()
-                time.sleep(0.2)
+                time.sleep(0.05)
             assert again.status == 200
             open_.append(again)
         finally:
@@ -125,7 +125,7 @@ def test_a_refused_streams_connection_is_closed_at_once(tmp_path: Path) -> None:
             answer = _until_closed(server.base_url, "/api/v1/games/999999/events")
             if answer.startswith(b"HTTP/1.1 404 ") or time.monotonic() > deadline:
                 break
-            time.sleep(0.1)  # (until the server saw the holder go)
+            time.sleep(0.05)  # (until the server saw the holder go)
         assert answer.startswith(b"HTTP/1.1 404 "), answer
         assert b"connection: close" in answer.partition(b"\r\n\r\n")[0].lower()
         with EventReader(f"{server.base_url}{path}", None) as again:  # streams are served
@@ -157,7 +157,7 @@ def test_the_soft_open_file_limit_is_raised_and_the_bound_derived_from_it(
             workers = re.findall(r"Worker ready \[(\d+)\]", log)
             if workers or time.monotonic() > deadline:
                 break
-            time.sleep(0.1)
+            time.sleep(0.05)
         assert workers, "no server worker"
         assert _limits(int(workers[-1])) == (hard, hard)
         assert f"at most {max(16, hard // 2 - 100)} connections at once" in log
@@ -178,7 +178,7 @@ def test_a_streams_max_above_the_open_file_limit_is_lowered_at_start(tmp_path: P
         deadline = time.monotonic() + 5
         while "live streams: at most" not in server.log_text():
             assert time.monotonic() < deadline, server.log_text()
-            time.sleep(0.1)
+            time.sleep(0.05)
         log = server.log_text()
         assert f"STREAMS_MAX=100000 lowered to {hard - 100}: the open-file limit is {hard}" in log
         assert f"at most {hard - 100} connections at once" in log

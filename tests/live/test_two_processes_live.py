@@ -108,7 +108,7 @@ def test_presence_crosses_processes(
         deadline = time.monotonic() + 3
         while get_game(client, tokens["di"], match.id)["online"] != ["cy"]:
             assert time.monotonic() < deadline, "the first process never saw cy online"
-            time.sleep(0.1)
+            time.sleep(0.05)
 
 
 def test_a_stream_resumed_after_a_restart_of_its_process_loses_nothing(

@@ -63,7 +63,7 @@ def test_turns_starts_invitations_dms_and_the_end_reach_the_players_streams(
         cancelled = client.delete(f"/games/{game['id']}", headers=auth(tokens["wes"]))
         assert cancelled.status_code == 200, cancelled.text
         assert xia.next("cancelled")["data"]["game"]["status"] == "cancelled"
-        time.sleep(0.3)
+        time.sleep(0.3)  # pacing: nothing must reach yul
     # yul, who has nothing to do with that game, heard nothing of it
     assert [e["event"] for e in yul.drain(0.1)] == []
     assert [line for line in yul.lines if line.startswith("event:")] == ["event: games"]

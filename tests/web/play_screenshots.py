@@ -45,7 +45,7 @@ def play_screenshots(server) -> None:  # type: ignore[no-untyped-def]
         page.goto(f"{server.base_url}/games/{match.id}")
         wait_turn(page)
         page.locator('#board [data-slot="d5h"]').hover(position={"x": 8, "y": 12})
-        time.sleep(0.3)
+        time.sleep(0.3)  # pacing: the page settles for its picture
         page.screenshot(path=str(OUT / "web-game-play.png"))
         with httpx.Client(base_url=server.api, timeout=10) as client:
             step = best_step(match.mirror)  # ada moves: ben's turn
@@ -55,7 +55,7 @@ def play_screenshots(server) -> None:  # type: ignore[no-untyped-def]
         wait_turn(page)
         click_wall(page, "e4h", tap=True)
         page.wait_for_selector("#board .preview")
-        time.sleep(0.3)
+        time.sleep(0.3)  # pacing: the page settles for its picture
         page.screenshot(path=str(OUT / "web-wall-preview-phone.png"))
 
 

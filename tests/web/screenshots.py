@@ -93,7 +93,7 @@ def main(only: list[str]) -> None:
                                    ("replay", f"/games/{done.id}?at=5")):
                     if wanted(name):
                         page.goto(server.base_url + path)
-                        time.sleep(0.5)
+                        time.sleep(0.5)  # pacing: the page settles for its picture
                         page.screenshot(path=str(OUT / f"web-{name}.png"))
                 # the lobby of a logged-in player (alice's session cookie): the forms that
                 # play, her games with whose turn it is, the games to join and to watch
@@ -103,17 +103,17 @@ def main(only: list[str]) -> None:
                                         "url": server.base_url}])
                     page = alice.new_page()
                     page.goto(server.base_url + "/")
-                    time.sleep(0.5)
+                    time.sleep(0.5)  # pacing: the page settles for its picture
                     page.screenshot(path=str(OUT / "web-lobby.png"), full_page=True)
                 tv = browser.new_page(viewport={"width": 1920, "height": 1080})  # a projector
                 if wanted("tv"):
                     tv.goto(server.base_url + "/tv")
-                    time.sleep(0.5)
+                    time.sleep(0.5)  # pacing: the page settles for its picture
                     tv.screenshot(path=str(OUT / "web-tv.png"))
                 page = browser.new_page(viewport={"width": 390, "height": 844})
                 if wanted("game-phone"):
                     page.goto(server.base_url + f"/games/{two.id}")
-                    time.sleep(0.5)
+                    time.sleep(0.5)  # pacing: the page settles for its picture
                     page.screenshot(path=str(OUT / "web-game-phone.png"), full_page=True)
                 # six games on the projector: a 17x17 board and a second 4-player game too
                 for players, options, count in (
@@ -126,11 +126,11 @@ def main(only: list[str]) -> None:
                     moves(client, match, count, walls=count // 2)
                 if wanted("tv-6"):
                     tv.goto(server.base_url + "/tv")
-                    time.sleep(0.5)
+                    time.sleep(0.5)  # pacing: the page settles for its picture
                     tv.screenshot(path=str(OUT / "web-tv-6.png"))
                 if wanted("tv-tournament"):  # a Swiss of four, its first game over
                     tv.goto(server.base_url + f"/tv?tournament={swiss(client, tokens)}")
-                    time.sleep(0.5)
+                    time.sleep(0.5)  # pacing: the page settles for its picture
                     tv.screenshot(path=str(OUT / "web-tv-tournament.png"))
         if wanted("game-play"):  # a player's game page: web-game-play, web-wall-preview-phone
             play_screenshots(server)

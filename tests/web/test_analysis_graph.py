@@ -66,7 +66,7 @@ def test_clicking_a_mistake_opens_its_step_of_the_replay(
         ring.click()
         deadline = time.monotonic() + 5
         while not page.url.endswith(f"?at={missed - 1}") and time.monotonic() < deadline:
-            time.sleep(0.1)
+            time.sleep(0.05)
         assert page.url.endswith(f"/games/{game_id}?at={missed - 1}")
         page.wait_for_selector("#replay")
         assert page.inner_text("#step").startswith(f"{missed - 1} /")

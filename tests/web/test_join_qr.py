@@ -8,7 +8,6 @@ scanned it. In chromium the code shows under the pages' CSP and goes once the ga
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -123,7 +122,6 @@ def test_in_chromium_the_qr_code_shows_and_goes_when_the_game_starts(
         tv.goto(f"{server.base_url}/tv")
         later = new_game(client, users["ivan"], size=9)  # appears on /tv without a reload
         tv.wait_for_selector(f'figure[data-joinable="{later["id"]}"] svg.qr', timeout=4000)
-        time.sleep(0.5)  # the game page's stream is open
         assert join(client, users["jude"], game["id"]).status_code == 201
         tab.wait_for_selector("#join", state="detached", timeout=3000)
         assert tab.evaluate("window.notReloaded") is True
@@ -143,7 +141,6 @@ def test_in_chromium_a_private_games_link_opens_its_page_live_for_whoever_scanne
         assert answer is not None and answer.status == 200
         assert tab.locator("#join").count() == 0  # not a player: no code to pass on
         tab.evaluate("window.notReloaded = true")
-        time.sleep(0.5)  # the page's stream (opened with the code) is up
         joined = join(client, users["ivan"], game["id"], invitation_code=game["invitation_code"])
         assert joined.status_code == 201, joined.text
         tab.wait_for_selector(".status:has-text('to move')", timeout=3000)

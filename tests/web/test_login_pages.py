@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -91,7 +90,6 @@ def test_a_login_in_the_browser_then_a_live_game(server: RunningServer) -> None:
             page.wait_for_selector("#board svg")
             assert page.url == f"{server.base_url}/games/{game['id']}"
             assert "eli" in page.inner_text("header")
-            time.sleep(0.5)
             mover = players[game["turn_username"]]
             square = "e2" if game["turn"] == "south" else "e8"
             answer = play(client, mover, game["id"], "move", square)

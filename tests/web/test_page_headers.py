@@ -131,7 +131,7 @@ def test_the_pages_work_under_their_policy_and_the_login_cannot_be_framed(
         page.add_init_script(RECORD)
 
         def clean(where: str) -> None:
-            time.sleep(0.3)
+            time.sleep(0.3)  # pacing: violations that must not come
             found = page.evaluate("window.cspViolations")
             blocked = [t for t in console if "Content Security Policy" in t]
             assert not found and not blocked, (where, found, blocked)
@@ -140,7 +140,7 @@ def test_the_pages_work_under_their_policy_and_the_login_cannot_be_framed(
         with _framing_page(f"{server.base_url}/login") as framer:
             page.goto(framer)
             page.wait_for_load_state("load")
-            time.sleep(0.5)
+            time.sleep(0.5)  # pacing: a refused frame sends no event
         frames = [f for f in page.frames if f is not page.main_frame]
         assert frames
         for frame in frames:
@@ -154,7 +154,6 @@ def test_the_pages_work_under_their_policy_and_the_login_cannot_be_framed(
 
         page.goto(f"{server.base_url}/games/{live.id}")
         page.wait_for_selector("#board svg")
-        time.sleep(0.5)  # its stream is open
         assert live.mirror.turn is not None
         seat = live.mirror.turn.value
         _step(client, live)  # the page fetches its new board and panel
@@ -175,7 +174,6 @@ def test_the_pages_work_under_their_policy_and_the_login_cannot_be_framed(
 
         page.goto(f"{server.base_url}/tv")
         page.wait_for_selector(f'figure[data-game="{live.id}"]')
-        time.sleep(0.5)
         _step(client, live)
         page.wait_for_selector(
             f'figure[data-game="{live.id}"][data-revision="{live.game["revision"]}"]',

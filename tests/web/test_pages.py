@@ -47,7 +47,6 @@ def test_a_game_page_shows_each_move_without_a_reload(
     page.goto(f"{server.base_url}/games/{match.id}")
     page.wait_for_selector("#board svg")
     page.evaluate("window.notReloaded = true")
-    time.sleep(0.5)  # the page's stream is open
     for _ in range(3):
         seat = match.mirror.turn
         assert seat is not None
@@ -80,13 +79,11 @@ def test_game_pages_in_background_tabs_leave_connections_for_a_seventh_page(
         page = context.new_page()
         page.goto(f"{server.base_url}/games/{match.id}")
         page.wait_for_selector("#board svg")
-        time.sleep(0.2)  # its stream is open
         page.evaluate(HIDE)
         hidden.append(page)
     seventh = context.new_page()
     seventh.goto(f"{server.base_url}/games/{matches[6].id}", timeout=5000)
     seventh.wait_for_selector("#board svg")
-    time.sleep(0.5)
     seat = matches[6].mirror.turn
     assert seat is not None
     square = _step(client, matches[6])
@@ -96,11 +93,10 @@ def test_game_pages_in_background_tabs_leave_connections_for_a_seventh_page(
     seat = matches[0].mirror.turn
     assert seat is not None
     square = _step(client, matches[0])
-    time.sleep(0.3)
+    time.sleep(0.3)  # pacing: the hidden tab must not show it
     assert hidden[0].query_selector(_pawn(seat.value, square)) is None
     hidden[0].evaluate(SHOW)
     hidden[0].wait_for_selector(_pawn(seat.value, square), timeout=3000)
-    time.sleep(0.5)
     seat = matches[0].mirror.turn
     assert seat is not None
     square = _step(client, matches[0])
@@ -120,7 +116,6 @@ def test_the_tv_shows_every_started_public_game_live(
     assert {first.id, second.id} <= shown
     assert private["id"] not in shown
     page.evaluate("window.notReloaded = true")
-    time.sleep(0.5)
     for match in (first, second):
         seat = match.mirror.turn
         assert seat is not None
@@ -201,7 +196,6 @@ def test_a_spectator_page_of_an_invisible_walls_game_never_holds_a_wall(
     page.add_init_script(RECORD_EVENTS)
     page.goto(f"{server.base_url}/games/{match.id}")
     page.wait_for_selector("#board svg")
-    time.sleep(0.5)
     wall = pick_wall(match.mirror, frozenset())  # a second wall while the page watches
     assert wall is not None
     act(client, match, "wall", wall)

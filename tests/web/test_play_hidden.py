@@ -81,7 +81,7 @@ def same_as_api(server: RunningServer, page: Any, token: str | None, game_id: in
         if in_sync and drawn(page) == seen(view) and seen(streamed) == seen(view):
             break
         assert time.monotonic() < deadline, (drawn(page), seen(view), streamed and seen(streamed))
-        time.sleep(0.1)
+        time.sleep(0.05)
     seats = {s["seat"]: s["walls_left"] for s in view["seats"]}
     for seat, left in seats.items():  # masked: "?" for every seat
         cell = page.inner_text(walls_left_cell(seat))
@@ -111,7 +111,6 @@ def test_an_invisible_game_plays_in_the_browser_and_shows_each_seat_its_own(
     spectator = spectator_context.new_page()
     spectator.goto(f"{server.base_url}/games/{gid}")
     a, b = pages[a_name], pages[b_name]
-    time.sleep(0.5)
 
     # a wall right in front of the second player's pawn, which it cannot see
     b_start, b_ahead = ("e9", "e8") if second == "north" else ("e1", "e2")
@@ -206,7 +205,6 @@ def test_a_masked_game_page_shows_each_seat_what_the_api_shows(
     pages = {name: contexts[name].new_page() for name in tokens}
     for page in pages.values():
         page.goto(f"{server.base_url}/games/{gid}")
-    time.sleep(0.5)
     wait_turn(pages[mover])
     click_wall(pages[mover], "b2h")
     for name, page in pages.items():

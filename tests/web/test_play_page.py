@@ -8,7 +8,6 @@ touch; a 17x17 board fits a laptop's screen."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -105,7 +104,6 @@ def test_two_browsers_sign_up_create_and_join_from_the_lobby_and_play_5x5_to_the
     waiting.wait_for_selector("#board")
     assert waiting.locator("#play").count() == 0
     waiting.evaluate("window.notReloaded = true")
-    time.sleep(0.5)  # its stream is open
     # bea joins it with its Join button in her lobby: its page, the game started
     join_from_lobby(mine["bea"], base, game_id)
     assert api_status(mine["bea"], game_id) == "started"
@@ -132,7 +130,6 @@ def test_two_browsers_sign_up_create_and_join_from_the_lobby_and_play_5x5_to_the
     assert watcher.locator("#board .hit").count() == 0  # a watcher's board has no targets
     for page in (*pages.values(), watcher):
         page.wait_for_selector("#board svg")
-    time.sleep(0.5)  # the streams are open
 
     play_5x5_to_the_end(pages, watcher, game["turn"])
     winner = seats[game["turn"]]

@@ -114,7 +114,7 @@ def test_a_watcher_sees_the_ratings_on_the_lobby_and_the_live_tv(
         page.add_init_script(RECORD)
 
         def clean(where: str) -> None:  # no violation of the pages' policy
-            time.sleep(0.3)
+            time.sleep(0.3)  # pacing: violations that must not come
             found = page.evaluate("window.cspViolations")
             blocked = [t for t in console if "Content Security Policy" in t]
             assert not found and not blocked, (where, found, blocked)
@@ -138,7 +138,6 @@ def test_a_watcher_sees_the_ratings_on_the_lobby_and_the_live_tv(
         _both(page.inner_text(caption))
         bot_caption = page.inner_text(f'figure[data-game="{games["bot_game"]}"] figcaption')
         assert f"{bot} (level 3) 1710" in bot_caption
-        time.sleep(0.5)  # the page's stream is open
         step = best_step(live.mirror)
         act(client, live, "jump" if step.jump else "move", str(step.to))
         # the caption is rebuilt after the move (the next player to move), ratings kept

@@ -56,7 +56,6 @@ def test_a_refused_stream_is_opened_again_when_the_slot_is_free(tmp_path: Path) 
             assert refused.count(503) >= 2, refused  # the page's stream was refused
             refused_at = page.evaluate("Date.now()")
             holder.close()  # the slot is free
-            time.sleep(0.3)
             step = best_step(match.mirror)
             seat = match.mirror.turn
             assert seat is not None

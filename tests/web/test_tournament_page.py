@@ -100,7 +100,7 @@ def test_chromium_renders_the_page_and_follows_a_withdrawal(
         assert "(withdrawn)" in page.inner_text(f'tr[data-player="{quitter}"]')
         page.click(f'a[href="/games/{table["game_id"]}"]')
         page.wait_for_url(f"{server.base_url}/games/{table['game_id']}")
-        time.sleep(0.3)
+        time.sleep(0.3)  # pacing: violations that must not come
         found = page.evaluate("window.cspViolations")
         blocked = [t for t in console if "Content Security Policy" in t]
         assert not found and not blocked, (found, blocked)

@@ -3,7 +3,6 @@ game started after the page opened within 2 s, a game that ended leaves; no relo
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -46,7 +45,6 @@ def test_the_tv_follows_captions_and_new_games_live(
     page.goto(f"{server.base_url}/tv")
     page.wait_for_selector(_caption(first))
     page.evaluate("window.notReloaded = true")
-    time.sleep(0.5)  # the page's stream is open
     for _ in range(2):  # the caption names who is to move, move after move
         _step(client, first)
         page.wait_for_selector(_caption(first), timeout=2000)
@@ -54,7 +52,6 @@ def test_the_tv_follows_captions_and_new_games_live(
     second = start(client, tokens(("tvc", "tvd")))  # after the page opened
     page.wait_for_selector(f'figure[data-game="{second.id}"]', timeout=2000)
     page.wait_for_selector(_caption(second), timeout=1000)
-    time.sleep(0.3)  # the stream of the new set of games is open
     _step(client, second)
     page.wait_for_selector(_caption(second), timeout=2000)  # its caption follows too
     _step(client, first)
