@@ -81,8 +81,8 @@ def check_bot_levels(
     levels: list[Any], players: int, join: bool = True, private: bool = False
 ) -> list[int]:
     """The bots asked for at creation: levels 1..6 (a level may come again), at most
-    players - 1 (all
-    the seats when the creator does not join: a game of bots only, public)."""
+    players - 1 (all the seats when the creator does not join: a game of bots only,
+    public)."""
     checked = [check_level(level) for level in levels]
     if join and len(checked) > players - 1:
         raise Unprocessable(
