@@ -261,6 +261,23 @@ class Settings(BaseSettings):
         ge=1,
         description="Games waiting for players that one user may have created at a time.",
     )
+    analysis_queue: int = Field(
+        20,
+        ge=1,
+        le=10000,
+        description="Analyses of finished games one server process holds at a time, "
+        "waiting or being computed (one at a time, in its analysis worker); a request for "
+        "another is refused with 503 analysis_queue_full.",
+    )
+    analysis_per_user: int = Field(
+        2,
+        ge=1,
+        le=1000,
+        description="Analyses one user may have waiting or being computed at a time in "
+        "one server process; another is refused with 429 too_many_analyses until one is "
+        "done. Users take turns: the user whose analyses have had the least of the "
+        "worker's time goes first.",
+    )
     invitation_mails_per_hour: int = Field(
         40, ge=1, description="Invitation e-mails one user may have sent per hour."
     )

@@ -16,8 +16,9 @@ from client.state import AppState, pass_state
 def bot(state: AppState, game_id: int, level: int) -> None:
     """Seat a bot.
 
-    Seats the server's bot of LEVEL (1 weakest to 6 strongest) in a waiting game you
-    created; a game holds one bot of each level. The game starts when its seats are full.
+    Seats a server's bot of LEVEL (1 weakest to 6 strongest) in a waiting game you
+    created; a level seated again is another bot of it (bot-1, then bot-1b, ...). The game
+    starts when its seats are full.
     """
     with state.api() as api:
         data = api.seat_bot(game_id, level)

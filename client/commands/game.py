@@ -120,7 +120,7 @@ def write_svg(picture: str, target: str, game_id: int, at: int | None) -> None:
 @click.option("--bot", "bots", type=click.IntRange(1, 6), multiple=True,
               metavar="<LEVEL>",
               help="Seat a bot of LEVEL (1 weakest to 6) at once; repeat for more bots "
-              "(one per level)")
+              "(the same level too: bot-1, bot-1b, ...)")
 @click.option("--watch-only", "watch_only", is_flag=True,
               help="Take no seat yourself: the bots (one --bot per seat) play, you watch")
 @pass_state

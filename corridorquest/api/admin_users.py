@@ -167,7 +167,7 @@ async def logout(request: Request, username: str) -> HTTPResponse:
 @bp.delete("/<username:str>")
 @documented(
     "Delete (anonymise) an account; its waiting games are left, its started games "
-    "cancelled (system admins only)",
+    "cancelled (system admins only; the server's bots are never deleted: 409 bot_account)",
     tag=TAG,
     ok=(200, AdminDeletedOut),
     errors=(403, 404, 409),

@@ -45,10 +45,11 @@ def _answer(view: dict[str, Any]) -> HTTPResponse:
 
 @bp.post("/<game_id:int>/analysis")
 @documented(
-    "Request the analysis of a finished (or imported) game: computed once, in a worker",
+    "Request the analysis of a finished (or imported) game: computed once, in a worker "
+    "(queued: 429 too_many_analyses, 503 analysis_queue_full)",
     tag=TAG,
     ok=(202, AnalysisOut),
-    errors=(403, 404, 409),
+    errors=(403, 404, 409, 429, 503),
 )
 async def request_analysis(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)

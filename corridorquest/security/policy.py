@@ -31,9 +31,26 @@ _EMAIL = re.compile(
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
 )
 _NTFY_TOPIC = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# The names kept for the server's bots (docs/players-guide.md, "Bots"), in any case and
+# with 0 for o: "bot" alone, "bot" then - or _ and anything ("bot-1", "bot_fan"), "bot"
+# then a digit ("bot7", "bot-1b"). Not "bots", "botany", "robot-1".
+_BOT_NAME = re.compile(r"b[o0]t(?:[-_]*(\d+).*|[-_].*)?", re.IGNORECASE)
 
 
-def check_username(username: str) -> str:
+def looks_like_a_bot(username: str) -> bool:
+    """Whether `username` is one of the names kept for the server's bots."""
+    return _BOT_NAME.fullmatch(username) is not None
+
+
+def bot_name_level(username: str) -> int | None:
+    """The level a bot's name announces ("bot-4" and "bot-4b": 4); None when it names none."""
+    match = _BOT_NAME.fullmatch(username)
+    return None if match is None or match.group(1) is None else int(match.group(1))
+
+
+def check_username(username: str, *, for_bot: bool = False) -> str:
+    """A username a person (or a guest) may take; `for_bot`: a bot's, which may look like
+    one (an administrator renames the bots)."""
     if not username:
         raise InvalidValue("invalid_username", "the username must not be empty")
     if len(username) > USERNAME_MAX:
@@ -51,6 +68,12 @@ def check_username(username: str) -> str:
         # a user's ntfy topic is its username; game topics are game_<id> / game_<code>
         raise InvalidValue(
             "invalid_username", f"a username may not start with {GAME_TOPIC_PREFIX!r}"
+        )
+    if not for_bot and looks_like_a_bot(username):
+        raise InvalidValue(
+            "reserved_for_bots",
+            f"the username {username!r} looks like a bot's: names that are 'bot' or begin "
+            "with 'bot' and then -, _ or a digit are kept for the server's bots",
         )
     return username
 

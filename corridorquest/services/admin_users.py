@@ -9,7 +9,8 @@ and seats from finished games, which must keep replaying and scoring. The row st
 `deleted-user-<id>`: no e-mail address, an unusable password, locked, not an admin, no
 sessions; its waiting games are left (or cancelled, where it was the game admin) and its
 started games cancelled with a system message. Finished games and scores show the
-`deleted-user-<id>` name.
+`deleted-user-<id>` name. A bot is never deleted (409 `bot_account`): the server keeps a
+bot of each level; an administrator renames it instead.
 """
 
 from __future__ import annotations
@@ -311,6 +312,18 @@ def _free_name(user_id: int) -> str:
     return name
 
 
+def _not_a_bot(user: User) -> None:
+    """A bot is never deleted: the server keeps a bot of each level (deleted, it would
+    play on under its deleted name and no other bot would take its level)."""
+    if user.bot_level is not None:
+        raise Conflict(
+            "bot_account",
+            f"{user.username} is the server's bot of level {user.bot_level}: bots cannot be "
+            "deleted (the server keeps one of each level); rename it instead "
+            "(cq-admin user rename)",
+        )
+
+
 async def delete(ctx: ServiceContext, current: CurrentUser, username: str) -> dict[str, Any]:
     """Delete (anonymise) an account; its waiting and started games as described above."""
     require_admin(current, "delete users")
@@ -319,6 +332,7 @@ async def delete(ctx: ServiceContext, current: CurrentUser, username: str) -> di
     def write(events: list[Event]) -> dict[str, Any]:
         user = _user(username)
         _not_yourself(current, user, "delete")
+        _not_a_bot(user)
         _last_admin(user, "delete it")
         old = user.username
         reason = f"an administrator deleted the account of {literal(old)}"

@@ -4,8 +4,9 @@
 admins) and that it is finished (imported games are); a game in play is a 403
 `game_in_play` (the engine's opinion of a live game would help a player) and nothing is
 computed. The first request stores a `pending` row and
-starts the computation in a worker process (`analysis_runs`: never on the event loop);
-the rows are stored when it ends. Later requests find the row: `pending` or `done`
+queues the computation (`analysis_queue`: bounded, a limit per user, fair between users)
+for a worker process (`analysis_runs`: never on the event loop); the rows are stored
+when it ends. Later requests find the row: `pending` or `done`
 (a `failed` one, or a `pending` one older than `STALE_AFTER` that this process is not
 computing — the process that was stopped, or is slow: computing it twice gives the same
 rows — is computed again). `read_analysis` (GET) answers the same states; 404
@@ -21,7 +22,7 @@ from datetime import timedelta
 from typing import Any
 
 from corridorquest.analysis import ANALYSIS_LEVEL, MISTAKE_DROP
-from corridorquest.services import analysis_runs
+from corridorquest.services import analysis_queue, analysis_runs
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Forbidden, NotFound
@@ -33,8 +34,7 @@ log = logging.getLogger("corridorquest.analysis")
 STALE_AFTER = timedelta(minutes=2)  # a pending analysis no process may be computing any more
 SEAT_TAGS = {"north": "North", "east": "East", "south": "South", "west": "West"}
 
-_running: set[asyncio.Task[None]] = set()
-_computing: set[int] = set()  # the games whose analysis this process is computing
+_computing: set[int] = set()  # the games whose analysis this process queued or computes
 
 
 def _analysable(loaded: LoadedGame) -> None:
@@ -98,7 +98,12 @@ def _view(loaded: LoadedGame, row: GameAnalysis | None) -> dict[str, Any]:
 
 async def request_analysis(ctx: ServiceContext, user: CurrentUser, game_id: int
                            ) -> dict[str, Any]:
-    """The analysis as it stands after the request (`pending` when it was started now)."""
+    """The analysis as it stands after the request (`pending` when it was started now).
+    A new computation takes a place in this process's queue (`analysis_queue`: 503
+    `analysis_queue_full`, 429 `too_many_analyses`, nothing written)."""
+    ticket = analysis_queue.Ticket(
+        user.id, ctx.settings.analysis_per_user, ctx.settings.analysis_queue
+    )
 
     def start() -> tuple[dict[str, Any], dict[str, Any] | None]:
         loaded = load_visible(game_id, user, lock=True)
@@ -109,26 +114,37 @@ async def request_analysis(ctx: ServiceContext, user: CurrentUser, game_id: int
                      and row.requested_at < utcnow() - STALE_AFTER)
             if row.status != "failed" and not stale:
                 return _view(loaded, row), None
+            ticket.admit()
             row.status, row.error, row.requested_at = "pending", None, utcnow()
             row.level = ANALYSIS_LEVEL
             row.save()
         else:
+            ticket.admit()
             row = GameAnalysis.create(game=game_id, status="pending", level=ANALYSIS_LEVEL)
         return _view(loaded, row), _record(loaded)
 
     try:
         view, record = await ctx.store.transaction(start)
     except IntegrityError:  # another request created the row at the same moment
+        ticket.release()
         return await read_analysis(ctx, user, game_id)
+    except BaseException:
+        ticket.release()
+        raise
     if record is not None and game_id not in _computing:
         _computing.add(game_id)
-        task = asyncio.get_running_loop().create_task(
-            _compute(ctx, game_id, record), name=f"analysis-{game_id}"
-        )
-        _running.add(task)
-        task.add_done_callback(_running.discard)
-        task.add_done_callback(lambda _: _computing.discard(game_id))
+        analysis_queue.submit(ticket, len(record["actions"]),
+                              lambda: _run(ctx, game_id, record))
+    else:
+        ticket.release()
     return view
+
+
+async def _run(ctx: ServiceContext, game_id: int, record: dict[str, Any]) -> None:
+    try:
+        await _compute(ctx, game_id, record)
+    finally:
+        _computing.discard(game_id)
 
 
 async def _compute(ctx: ServiceContext, game_id: int, record: dict[str, Any]) -> None:
@@ -165,6 +181,5 @@ async def read_analysis(ctx: ServiceContext, user: CurrentUser, game_id: int
 
 
 async def wait_for_running() -> None:
-    """Until the analyses this process started are stored (tests, a graceful stop)."""
-    while _running:
-        await asyncio.gather(*list(_running), return_exceptions=True)
+    """Until the analyses this process queued are stored (tests, a graceful stop)."""
+    await analysis_queue.drain()

@@ -1,6 +1,8 @@
 """A system administrator renames a bot (SPEC §13: the bots are renamable by an admin).
 
-Only bots: a person chooses their own name (`PATCH /users/me`). The bot keeps its level
+Only bots: a person chooses their own name (`PATCH /users/me`), never one kept for bots
+(`policy.looks_like_a_bot`); a bot may take such a name if it announces its own level
+(`bot-4` and `bot-4x` for level 4, not for level 1). The bot keeps its level
 (the mark is on the account, not in the name); the rename is recorded in the audit log and
 told like any username change (`UsernameChanged`: streams, and the ntfy topics follow).
 """
@@ -33,7 +35,7 @@ async def rename_bot(
     if not isinstance(new_username, str):
         raise Unprocessable("invalid_username", "give the new username as text")
     with security_refusals_as_service_errors():
-        new = policy.check_username(new_username)
+        new = policy.check_username(new_username, for_bot=True)
 
     def apply() -> tuple[dict[str, Any], int, str]:
         bot = User.find_by_name(username)
@@ -42,6 +44,13 @@ async def rename_bot(
         if bot.bot_level is None:
             raise Unprocessable(
                 "not_a_bot", f"{bot.username} is not a bot: people choose their own names"
+            )
+        announced = policy.bot_name_level(new)
+        if announced is not None and announced != bot.bot_level:
+            raise Unprocessable(
+                "bot_name_level",
+                f"{new!r} names a bot of level {announced}; {bot.username} is level "
+                f"{bot.bot_level}: a bot's name may carry its own level only",
             )
         old = bot.username
         if new != old:

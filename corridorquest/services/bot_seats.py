@@ -2,11 +2,12 @@
 
 `seat_bot` is one write like a join (one transaction, the revision bumped, a base revision
 and an idempotency key, `PlayerJoined` and, when it fills the game, `GameStarted`), made
-by the game's admin on the bot's behalf. Each level has one bot user, so a game holds at
-most one bot of each level (three bots in a 4-player game: three levels). Refused, with
-nothing changed: a level that is not 1..6 (422 `invalid_bot_level`), not the game's admin
-(403 `not_game_admin`), a game that is not waiting (409 `game_not_waiting`, ...), a full
-game (409 `game_full`), the level already seated (409 `bot_already_seated`).
+by the game's admin on the bot's behalf. The same level may fill several seats: each seat
+is a bot player of its own (`bot-1`, then `bot-1b`, `bot-1c`, `bot-1d`: the server makes
+four of each level at start, `bot_users.bot_for_seat` takes the first not yet seated).
+Refused, with nothing changed: a level that is not 1..6 (422 `invalid_bot_level`), not
+the game's admin (403 `not_game_admin`), a game that is not waiting (409
+`game_not_waiting`, ...), a full game (409 `game_full`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from corridorquest.events import PlayerJoined, PlayerLeft
 from corridorquest.services.auth import CurrentUser
-from corridorquest.services.bot_users import bot_by_level, check_level
+from corridorquest.services.bot_users import bot_for_seat, check_level
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Forbidden, Unprocessable
 from corridorquest.services.game_access import (
@@ -57,14 +58,11 @@ async def seat_bot(
         if game.status == "waiting" and len(loaded.players) >= game.players:
             raise Conflict("game_full", f"game {game_id} has no free seat")
         require_status(loaded, "waiting")
-        bot = bot_by_level(level)
-        if bot is None:  # (the server makes them at start)
-            raise Conflict("bot_unavailable", f"there is no bot of level {level} on this server")
-        if loaded.is_player(bot.id):
+        bot = bot_for_seat(level, {player.user_id for player in loaded.players})
+        if bot is None:  # (the server makes BOTS_PER_LEVEL of each level at start)
             raise Conflict(
-                "bot_already_seated",
-                f"{bot.username} (level {level}) already plays in game {game_id}; "
-                "a game holds one bot of each level",
+                "bot_unavailable",
+                f"every bot of level {level} on this server already plays in game {game_id}",
             )
         order = max((p.join_order for p in loaded.players), default=-1) + 1
         GamePlayer.create(game=game.id, user=bot.id, join_order=order)
@@ -82,13 +80,10 @@ async def seat_bot(
 def check_bot_levels(
     levels: list[Any], players: int, join: bool = True, private: bool = False
 ) -> list[int]:
-    """The bots asked for at creation: levels 1..6, each once, at most players - 1 (all
-    the seats when the creator does not join: a game of bots only, public)."""
+    """The bots asked for at creation: levels 1..6 (a level may come again), at most
+    players - 1 (all the seats when the creator does not join: a game of bots only,
+    public)."""
     checked = [check_level(level) for level in levels]
-    if len(set(checked)) != len(checked):
-        raise Unprocessable(
-            "bot_already_seated", "a game holds one bot of each level: give each level once"
-        )
     if join and len(checked) > players - 1:
         raise Unprocessable(
             "too_many_bots",

@@ -1,10 +1,12 @@
-"""The bot users (SPEC §13): one per level, created by the server, marked with their level.
+"""The bot users (SPEC §13): created by the server, marked with their level.
 
 A bot is a `User` whose `bot_level` is 1..6. The server creates the missing ones at every
-start (`bot-1` ... `bot-6`; an administrator may rename them, the mark stays). A bot has
-no usable password (its hash is no argon2 hash: no password ever matches) and a login
-as a bot is refused with 403 `bot_account`; it is verified, wants no notifications and has
-an address under `.invalid` (RFC 2606), so that no mail can reach anybody.
+start: four of each level, `bot-1` ... `bot-6` and, for a game that seats a level several
+times, `bot-1b`, `bot-1c`, `bot-1d` ... An administrator may rename them (the mark stays)
+but never delete them: a bot deleted by an older version is restored at the next start. A
+bot has no usable password (its hash is no argon2 hash: no password ever matches) and a
+login as a bot is refused with 403 `bot_account`; it is verified, wants no notifications
+and has an address under `.invalid` (RFC 2606), so that no mail can reach anybody.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from corridorquest.store.models import Game, GamePlayer, User, utcnow
 log = logging.getLogger(__name__)
 
 LEVELS = range(1, 7)
+# bots of each level: a game of four seats may seat one level four times, each seat a
+# player of its own (`bot-1`, `bot-1b`, `bot-1c`, `bot-1d`)
+BOTS_PER_LEVEL = 4
 NO_PASSWORD = "!bot: no password login"  # never a valid hash: no password matches it
 
 
@@ -28,8 +33,9 @@ def bot_username(level: int) -> str:
     return f"bot-{level}"
 
 
-def bot_email(level: int) -> str:
-    return f"bot-{level}@bots.invalid"
+def bot_email(username: str) -> str:
+    """A bot's address: under `.invalid`, named after the name it was made with."""
+    return f"{username.lower()}@bots.invalid"
 
 
 def check_level(level: object) -> int:
@@ -41,41 +47,90 @@ def check_level(level: object) -> int:
     return level
 
 
+DELETED_MAIL = "@deleted.invalid"  # the address of an anonymised account (admin_users)
+
+
+def _free_bot_name(level: int) -> str:
+    """`bot-N`, or `bot-N-2`, ... when a person holds that name (from before bot names
+    were reserved)."""
+    name = bot_username(level)
+    suffix = 1
+    while User.find_by_name(name) is not None:
+        suffix += 1
+        name = f"{bot_username(level)}-{suffix}"
+    return name
+
+
+def _bot_fields(level: int, username: str) -> dict[str, object]:
+    """What a bot of `level` called `username` is."""
+    return {
+        "username": username,
+        "email": bot_email(username),
+        "password_hash": NO_PASSWORD,
+        "description": f"computer opponent, level {level} of 6",
+        "verified": True,
+        "locked": False,
+        "is_admin": False,
+        "notify_turn": False,
+        "notify_action": False,
+        "notify_game": False,
+        "notify_digest": False,
+        "ntfy_dm_topic": None,
+    }
+
+
+def _restore_deleted() -> list[str]:
+    """Bots that an administrator deleted before the server refused it (they played on
+    as `deleted-user-N` and took their level's place): each gets a bot's name and
+    account back. Their finished games follow the name, as after a rename."""
+    restored = []
+    for bot in User.select().where(
+        User.bot_level.is_null(False) & User.email.endswith(DELETED_MAIL)
+    ).order_by(User.id):
+        level = int(bot.bot_level)
+        for field, value in _bot_fields(level, _free_bot_name(level)).items():
+            setattr(bot, field, value)
+        bot.password_changed_at = utcnow()
+        bot.save()
+        restored.append(bot.username)
+    return restored
+
+
+def _extra_name(level: int) -> str:
+    """The name of another bot of `level`: `bot-Nb`, `bot-Nc`, ... (the first free)."""
+    letter = "b"
+    while User.find_by_name(f"{bot_username(level)}{letter}") is not None:
+        letter = chr(ord(letter) + 1)
+    return f"{bot_username(level)}{letter}"
+
+
 def _create_missing() -> list[str]:
-    have = {level for (level,) in User.select(User.bot_level)
-            .where(User.bot_level.is_null(False)).tuples()}
+    """Up to BOTS_PER_LEVEL bots of each level: `bot-N` first, then `bot-Nb`, ..."""
+    have: dict[int, int] = {}
+    for (level,) in User.select(User.bot_level).where(User.bot_level.is_null(False)).tuples():
+        have[level] = have.get(level, 0) + 1
     made = []
     for level in LEVELS:
-        if level in have:
-            continue
-        name = bot_username(level)
-        suffix = 1
-        while User.find_by_name(name) is not None:  # a person took the name: another one
-            suffix += 1
-            name = f"{bot_username(level)}-{suffix}"
-        now = utcnow()
-        User.create(
-            username=name,
-            email=bot_email(level),
-            password_hash=NO_PASSWORD,
-            description=f"computer opponent, level {level} of 6",
-            verified=True,
-            notify_turn=False,
-            notify_action=False,
-            notify_game=False,
-            notify_digest=False,
-            ntfy_dm_topic=None,
-            bot_level=level,
-            created_at=now,
-            password_changed_at=now,
-        )
-        made.append(name)
+        for count in range(have.get(level, 0), BOTS_PER_LEVEL):
+            name = _free_bot_name(level) if count == 0 else _extra_name(level)
+            now = utcnow()
+            User.create(bot_level=level, created_at=now, password_changed_at=now,
+                        **_bot_fields(level, name))
+            made.append(name)
     return made
 
 
+def _restore_and_create() -> tuple[list[str], list[str]]:
+    return _restore_deleted(), _create_missing()
+
+
 def ensure_bot_users(store: Store) -> list[str]:
-    """Create the bot users that are missing (at every start); their names."""
-    made = store.run(_create_missing)
+    """Restore deleted bots and create the bot users that are missing (at every start);
+    the names of those created."""
+    restored, made = store.run(_restore_and_create)
+    if restored:
+        log.warning("deleted bot users restored (bots cannot be deleted): %s",
+                    ", ".join(restored))
     if made:
         log.info("bot users created: %s", ", ".join(made))
     return made
@@ -92,8 +147,17 @@ def bot_user_ids() -> dict[int, int]:
 
 
 def bot_by_level(level: int) -> User | None:
-    """The bot user of `level` (inside a transaction)."""
-    return User.get_or_none(User.bot_level == level)
+    """The bot user of `level` (the first made: `bot-N`; inside a transaction)."""
+    return User.select().where(User.bot_level == level).order_by(User.id).first()
+
+
+def bot_for_seat(level: int, seated: set[int]) -> User | None:
+    """The first bot of `level` that is not one of the users `seated` (a game's players),
+    None when every one is (inside a transaction)."""
+    for bot in User.select().where(User.bot_level == level).order_by(User.id):
+        if bot.id not in seated:
+            return bot
+    return None
 
 
 def is_bot_name(username: str) -> bool:

@@ -36,3 +36,21 @@ def test_only_bots_are_renamed_and_only_by_an_admin(cq_admin: Admin) -> None:
     refused = cq_admin("user", "rename", "bot-5", "Hal", profile=PLAYER)
     assert refused.exit_code != 0
     assert "bot-5" in cq_admin("user", "show", "bot-5").output
+
+
+def test_a_bot_is_never_deleted_and_keeps_its_level(
+    cq_admin: Admin, client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    refused = cq_admin("user", "delete", "bot-3", "--yes")
+    assert refused.exit_code != 0
+    assert "bot-3 is the server's bot of level 3: bots cannot be deleted" in refused.output
+    assert "rename it instead" in refused.output
+    as_api = client.delete("/admin/users/bot-3", headers=auth(tokens["root"]))
+    assert (as_api.status_code, as_api.json()["reason"]) == (409, "bot_account")
+    shown = client.get("/users/bot-3", headers=auth(tokens[PLAYER])).json()
+    assert shown["bot"] == {"level": 3}
+    game = client.post("/games", json={"size": 5, "bots": [3]}, headers=auth(tokens[PLAYER]))
+    assert game.status_code == 201, game.text
+    assert game.json()["bots"] == {"bot-3": {"level": 3}}
+    audit = json.loads(cq_admin("audit", "--json").output)
+    assert not any(entry["action"] == "user.delete" for entry in audit)

@@ -91,14 +91,16 @@ def test_bad_seating_is_refused_and_changes_nothing(
     assert (after["revision"], after["waiting_players"]) == (game["revision"], ["ann"])
 
 
-def test_a_started_or_doubly_seated_game_refuses_a_bot(
+def test_a_level_seated_again_is_another_bot_and_a_started_game_refuses_a_bot(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
     four = new_game(client, tokens["ann"], players=4, size=5)
     first = client.post(f"/games/{four['id']}/bots", json={"level": 1}, headers=auth(tokens["ann"]))
     assert first.status_code == 201
     again = client.post(f"/games/{four['id']}/bots", json={"level": 1}, headers=auth(tokens["ann"]))
-    assert (again.status_code, again.json()["reason"]) == (409, "bot_already_seated")
+    assert again.status_code == 201, again.text
+    assert again.json()["bots"] == {"bot-1": {"level": 1}, "bot-1b": {"level": 1}}
+    assert client.get("/users/bot-1b").json()["bot"] == {"level": 1}
     two = new_game(client, tokens["ann"], size=5, bots=[1])
     assert two["status"] == "started"
     late = client.post(
@@ -115,8 +117,7 @@ def test_a_game_is_created_with_bots_or_not_at_all(
     assert game["status"] == "started"
     assert game["bots"] == {f"bot-{n}": {"level": n} for n in (1, 2, 3)}
     before = client.get("/games", params={"user": "me"}, headers=auth(tokens["bob"])).json()
-    for bots, reason in (([1, 1], "bot_already_seated"), ([7], "invalid_bot_level"),
-                         ([1, 2], "too_many_bots")):
+    for bots, reason in (([7], "invalid_bot_level"), ([1, 2], "too_many_bots")):
         players = 2 if reason == "too_many_bots" else 4
         refused = client.post(
             "/games", json={"players": players, "size": 5, "bots": bots},
@@ -125,3 +126,15 @@ def test_a_game_is_created_with_bots_or_not_at_all(
         assert (refused.status_code, refused.json()["reason"]) == (422, reason), refused.text
     after = client.get("/games", params={"user": "me"}, headers=auth(tokens["bob"])).json()
     assert after == before
+
+
+def test_one_level_fills_every_seat_of_a_game_of_bots_only(
+    client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    names = ("bot-5", "bot-5b", "bot-5c", "bot-5d")
+    game = new_game(client, tokens["bob"], players=4, size=5, bots=[5, 5, 5, 5], join=False)
+    assert game["status"] == "started"
+    assert game["bots"] == {name: {"level": 5} for name in names}
+    assert sorted(seat["username"] for seat in game["seats"]) == sorted(names)
+    again = new_game(client, tokens["ann"], players=4, size=5, bots=[5, 5, 5], join=True)
+    assert set(again["bots"]) == {"bot-5", "bot-5b", "bot-5c"}  # the same bots again

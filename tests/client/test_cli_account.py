@@ -189,6 +189,10 @@ def test_user_settings_commands(cq: Cq, server: RunningServer, config_dir: Path)
     bad = cq("user", "username", "9lives")
     assert bad.exit_code == 4
     assert ProfileStore(config_dir).load().username == "dora2"
+    botlike = cq("user", "username", "bot-7")  # kept for the server's bots (issue 48 item 21)
+    assert botlike.exit_code == 4
+    assert "looks like a bot's" in botlike.stderr
+    assert ProfileStore(config_dir).load().username == "dora2"
     cq("logout")
 
 
@@ -260,3 +264,13 @@ def test_expired_session_says_so(cq: Cq, server: RunningServer) -> None:
     result = cq("user", "show")
     assert result.exit_code == 3
     assert result.stderr == "Error: your session expired; log in again (run 'cq login')\n"
+
+
+def test_a_signup_with_a_bots_name_is_refused_and_says_why(
+    cq: Cq, server: RunningServer
+) -> None:
+    refused = cq("signup", "-s", server.base_url, "-u", "Bot_3", "-e", "b3@example.test",
+                 "-p", PASSWORD)
+    assert refused.exit_code != 0
+    assert "the username 'Bot_3' looks like a bot's" in refused.stderr
+    assert httpx.get(f"{server.api}/users/Bot_3").status_code == 404

@@ -92,3 +92,31 @@ def test_cq_game_bot_seats_a_bot_and_the_bot_plays(cq: Cq) -> None:
     again = cq("game", "bot", "-g", str(game_id), "3", profile="ben")
     assert again.exit_code != 0
     assert f"game {game_id} has already started" in again.output
+
+
+def test_three_bots_of_one_level_each_play_their_own_seat(cq: Cq) -> None:
+    made = cq("game", "new", "-n", "4", "-b", "5", "--bot", "1", "--bot", "1", "--bot", "1",
+              profile="ben")
+    assert made.exit_code == 0, made.output
+    for name in ("bot-1 (level 1)", "bot-1b (level 1)", "bot-1c (level 1)"):
+        assert name in made.output, made.output
+    assert "it has started." in made.output
+    game_id = created_id(made)
+    for _ in range(200):
+        game = wait_for_turn(cq, game_id, "ben")
+        if game["status"] != "started":
+            break
+        kind, to = best_step(game)
+        moved = cq("game", kind, "-g", str(game_id), to, profile="ben")
+        assert moved.exit_code == 0, moved.output
+    assert game["status"] == "finished", game
+    assert set(game["scores"]) == {"ben", "bot-1", "bot-1b", "bot-1c"}
+    assert game["bots"] == {name: {"level": 1} for name in ("bot-1", "bot-1b", "bot-1c")}
+    listed = cq("game", "list", "-u", "me", "-s", "finished", profile="ben")
+    assert "bot-1b (bot 1)" in listed.output, listed.output
+    # a waiting game seats the level again, one bot at a time: the same bots
+    waiting = created_id(cq("game", "new", "-n", "4", "-b", "5", profile="ann"))
+    for expected in ("bot-1", "bot-1b"):
+        seated = cq("game", "bot", "-g", str(waiting), "1", profile="ann")
+        assert seated.exit_code == 0, seated.output
+        assert expected in game_json(cq, waiting, "ann")["bots"]
