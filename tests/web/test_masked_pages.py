@@ -49,3 +49,50 @@ def test_a_masked_walls_game_page_renders_without_naming_the_walls_owner(
             for name in names:
                 assert name not in said, (who, path, name)
             assert owner_seat.value not in said, (who, path)
+
+
+WALL_ORDER = re.compile(r'data-wall="([a-z]\d{1,2}[hv])"')
+
+
+def test_a_masked_two_player_game_lists_no_wall_square_in_play_order(
+    server: RunningServer, client: httpx.Client, tokens: Any
+) -> None:
+    """Issue 48 item 5 (SPEC §4): with two players the turn order tells whose each action
+    was, so the page's last actions say "a wall was placed" without the square, and the
+    board (game page, its live fragment, /tv and its fragment) lists the walls in its own
+    order, not the order they were placed; the board still shows every wall."""
+    names = ("mask2_ann", "mask2_ben")
+    match = start(client, tokens(names), masked=True, players=2, size=7)
+    placed = []
+    for _ in range(3):  # both players place walls, in an order that is not the board's
+        wall = pick_wall(match.mirror, frozenset())
+        assert wall is not None
+        placed.append(wall)
+        act(client, match, "wall", wall)
+    assert placed != sorted(placed), placed  # else the board's order proves nothing
+    viewers: dict[str, dict[str, str]] = {"a spectator": {}}
+    for seat, token in match.by_seat.items():
+        viewers[match.names[seat]] = {"cq_session": token}
+    paths = (f"/games/{match.id}", f"/web/games/{match.id}/live",
+             f"/games/{match.id}?at=1", "/tv", f"/web/tv/games/{match.id}")
+    for who, cookies in viewers.items():
+        for path in paths:
+            answer = httpx.get(server.base_url + path, cookies=cookies, timeout=10)
+            assert answer.status_code == 200, (who, path, answer.text[:300])
+            text = answer.text
+            if path == "/tv":  # this game's figure among the room's boards
+                figure = re.search(rf'<figure class="tv-board" data-game="{match.id}".*?</figure>',
+                                   text, re.S)
+                assert figure is not None, (who, text[:300])
+                text = figure[0]
+            drawn = WALL_ORDER.findall(text)
+            assert drawn == sorted(placed), (who, path, drawn)
+            actions = ACTIONS.search(text)
+            if path.startswith("/tv") or path.startswith("/web/tv"):
+                assert actions is None
+                continue
+            assert actions is not None, (who, path)
+            lines = [re.sub(r"\s+", " ", line).strip()
+                     for line in re.findall(r"<li>(.*?)</li>", actions[1], re.S)]
+            assert lines == ["3. a wall was placed", "2. a wall was placed",
+                             "1. a wall was placed"], (who, path, lines)
