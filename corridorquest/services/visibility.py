@@ -120,6 +120,14 @@ class Visibility:
     def distance(self, state: GameState, seat: Seat) -> int | None:
         return None if self.hides_others_walls else state.distance(seat)
 
+    def latest_wall(self, notation: str, owner: Seat | str) -> str | None:
+        """The wall the game's latest action placed, for the board to outline, where this
+        viewer sees it. Of a masked game too (SPEC §4: the board may outline the latest
+        action, so what changed in one turn can be seen; the history never lists a masked
+        wall's square, so the order the walls were placed in is told by nobody)."""
+        seat = owner if isinstance(owner, Seat) else _SEAT_OF_VALUE.get(owner) or Seat(owner)
+        return notation if self.sees_wall(seat) else None
+
     def sees_marker(self, owner: Seat | str) -> bool:
         return self.revealed or self.own(owner)
 

@@ -55,6 +55,7 @@ def test_masked_walls_look_alike_and_counts_are_hidden_until_the_finish(
         # "a wall was placed" (SPEC §4): with the turn order a square would tell the owner
         assert (entry["seat"], entry["username"], entry["notation"]) == (None, None, None)
         assert wall_entries(seen["last_actions"])[0]["username"] is None
+        assert seen["last_wall"] == wall  # what the board outlines: the latest action
     finished = play_out(client, match, walls_each=0)
     assert finished["status"] == "finished"
     revealed = get_game(client, tokens["mdwatch"], match.id)

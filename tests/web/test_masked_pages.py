@@ -60,16 +60,13 @@ def test_a_masked_two_player_game_lists_no_wall_square_in_play_order(
     """Issue 48 item 5 (SPEC §4): with two players the turn order tells whose each action
     was, so the page's last actions say "a wall was placed" without the square, and the
     board (game page, its live fragment, /tv and its fragment) lists the walls in its own
-    order, not the order they were placed; the board still shows every wall."""
+    order, not the order they were placed; the board still shows every wall, and outlines
+    the latest one."""
     names = ("mask2_ann", "mask2_ben")
     match = start(client, tokens(names), masked=True, players=2, size=7)
-    placed = []
-    for _ in range(3):  # both players place walls, in an order that is not the board's
-        wall = pick_wall(match.mirror, frozenset())
-        assert wall is not None
-        placed.append(wall)
+    placed = ["f2h", "a2h", "d4h", "b5v"]  # by turns, in an order that is not the board's
+    for wall in placed:
         act(client, match, "wall", wall)
-    assert placed != sorted(placed), placed  # else the board's order proves nothing
     viewers: dict[str, dict[str, str]] = {"a spectator": {}}
     for seat, token in match.by_seat.items():
         viewers[match.names[seat]] = {"cq_session": token}
@@ -86,7 +83,11 @@ def test_a_masked_two_player_game_lists_no_wall_square_in_play_order(
                 assert figure is not None, (who, text[:300])
                 text = figure[0]
             drawn = WALL_ORDER.findall(text)
-            assert drawn == sorted(placed), (who, path, drawn)
+            # the outlined latest wall is drawn last (on top), the others in board order
+            assert drawn == [*sorted(placed[:-1]), placed[-1]], (who, path, drawn)
+            # the latest action is outlined on the board (SPEC §4 lets it: what changed
+            # in one turn can be seen), the earlier ones are not
+            assert re.findall(r'data-last="([^"]+)"', text) == [placed[-1]], (who, path)
             actions = ACTIONS.search(text)
             if path.startswith("/tv") or path.startswith("/web/tv"):
                 assert actions is None
@@ -94,5 +95,4 @@ def test_a_masked_two_player_game_lists_no_wall_square_in_play_order(
             assert actions is not None, (who, path)
             lines = [re.sub(r"\s+", " ", line).strip()
                      for line in re.findall(r"<li>(.*?)</li>", actions[1], re.S)]
-            assert lines == ["3. a wall was placed", "2. a wall was placed",
-                             "1. a wall was placed"], (who, path, lines)
+            assert lines == [f"{n}. a wall was placed" for n in (4, 3, 2, 1)], (who, path, lines)
