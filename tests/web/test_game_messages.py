@@ -16,10 +16,10 @@ from typing import Any
 import httpx
 import pytest
 
-from corridorquest.web.game_data import LOG_SHOWN
+from corridorquest.web.game_data import CHAT_SHOWN, LOG_SHOWN
 from tests.api.mode_helpers import Match, act, play_out, start
 from tests.support.server import RunningServer
-from tests.support.users import auth, insert_users
+from tests.support.users import auth, insert_user, insert_users
 from tests.web.browser import Browser, chromium_missing
 from tests.web.test_play_page import logged_in
 
@@ -159,3 +159,29 @@ def test_the_log_shows_its_newest_entries_and_the_chat_all_of_it(
 def entries_text(html: str) -> list[str]:
     return [re.sub(r"<[^>]+>|\s+", " ", item).strip()
             for item in re.findall(r"<li [^>]*>(.*?)</li>", html, re.S)]
+
+
+def test_a_chat_past_what_the_panel_holds_says_how_many_it_leaves_out(
+    server: RunningServer, client: httpx.Client, tokens: Tokens
+) -> None:
+    """Only where an administrator raised the per-player limit far above its default can a
+    chat outgrow the panel (CHAT_SHOWN): then its newest ones, and how many are left out."""
+    made = tokens(("chat_long_a", "chat_long_b"))
+    admin = insert_user(server.database_url, "chat_long_root", is_admin=True)
+    raised = client.put("/admin/server/message-limit", json={"limit": CHAT_SHOWN + 10},
+                        headers=auth(admin))
+    assert raised.status_code == 200, raised.text
+    try:
+        match = start(client, {n: made[n] for n in ("chat_long_a", "chat_long_b")}, size=9)
+        for number in range(CHAT_SHOWN + 3):
+            say(client, made["chat_long_a"], match.id, f"line {number}")
+    finally:
+        client.put("/admin/server/message-limit", json={"limit": 100}, headers=auth(admin))
+    panel = httpx.get(f"{server.base_url}/web/games/{match.id}/live",
+                      cookies={"cq_session": made["chat_long_b"]}, timeout=10).text
+    chat = re.search(r'<ul class="messages chat"[^>]*>(.*?)</ul>', panel, re.S)
+    assert chat is not None, panel[:500]
+    shown = entries_text(chat[1])
+    assert len(shown) == CHAT_SHOWN
+    assert shown[0].endswith(f"line {CHAT_SHOWN + 2}") and shown[-1].endswith("line 3"), shown[-1]
+    assert "3 earlier messages not shown here" in panel
