@@ -29,9 +29,11 @@ def variant_text(game: dict[str, Any]) -> str:
 
 
 def action_text(action: dict[str, Any]) -> str:
-    who = f"{action.get('username') or '?'} ({action.get('seat') or '?'})"
     kind = action.get("type")
     notation = action.get("notation")
+    if kind == "wall" and not action.get("username") and not action.get("seat"):
+        return f"#{action.get('n', '?')} a wall was placed"  # masked, during play
+    who = f"{action.get('username') or '?'} ({action.get('seat') or '?'})"
     if kind == "wall":
         what = f"placed wall {notation}" if notation else "placed a wall"
     elif kind == "jump":

@@ -182,6 +182,11 @@ class GameOut(BaseModel):
     winner: str | None
     pawns: dict[str, str]
     walls: list[WallOut]
+    last_wall: str | None = Field(
+        None,
+        description="the wall the latest action placed, where the caller sees it (the board "
+        "outlines it; in a masked game too, whose history never names a wall's square)",
+    )
     markers: list[MarkerOut] = Field(default_factory=list)
     at: int | None = Field(None, description="set when this is the board at an earlier action")
     wall_cost: int

@@ -231,8 +231,10 @@ def _last_highlight(view: dict[str, Any], size: int) -> tuple[tuple[int, int, st
     notation = last.get("notation")
     if last.get("type") in ("move", "jump"):
         return parse(notation, size, "square"), ""
-    if last.get("type") == "wall" and isinstance(notation, str):
-        return None, notation
+    if last.get("type") == "wall":
+        # a masked game's history names no square: the view's `last_wall` does
+        shown = notation if isinstance(notation, str) else view.get("last_wall")
+        return None, shown if isinstance(shown, str) else ""
     return None, ""
 
 

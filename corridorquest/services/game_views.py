@@ -160,6 +160,18 @@ def _walls_view(loaded: LoadedGame, visibility: Visibility) -> list[dict[str, An
     return [] if loaded.state is None else visibility.walls(loaded.state)
 
 
+def _last_wall(
+    last_actions: Sequence[GameAction | ActionRow], visibility: Visibility
+) -> str | None:
+    """The wall the latest action placed, where the viewer sees it (else None)."""
+    if not last_actions:
+        return None
+    last = last_actions[-1]
+    if last.type != "wall" or not last.seat:
+        return None
+    return visibility.latest_wall(last.notation, last.seat)
+
+
 def _seats_view(
     loaded: LoadedGame, visibility: Visibility, roster: _Roster | None = None
 ) -> list[dict[str, Any]]:
@@ -352,6 +364,7 @@ def _board_view(
         "winner": roster.at(state.winner) if state is not None else None,
         "pawns": _pawns_view(state),
         "walls": _walls_view(loaded, visibility),
+        "last_wall": _last_wall(last_actions, visibility),
         "markers": None,
         "wall_cost": _wall_cost(row("size"), row("players")),
         "offers": None,

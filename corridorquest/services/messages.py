@@ -215,6 +215,21 @@ def _views(
     return [message_view(row, n, names, viewer_id, revealed) for n, row in numbered]
 
 
+def chat_and_log(
+    listed: Sequence[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Messages as read (`readable_messages`) in two lists, each oldest first: the chat
+    (players' broadcasts and DMs, and the administrators' messages) and the game's log
+    (the other system messages: moves, players coming and going, offers, trades), so
+    that moves never push a player's message out of sight (the game page)."""
+    chat: list[dict[str, Any]] = []
+    log: list[dict[str, Any]] = []
+    for message in listed:
+        said = message["kind"] != "system" or message["text"].startswith(ADMIN_PREFIX)
+        (chat if said else log).append(message)
+    return chat, log
+
+
 def reads_as_everybody(game: Game, viewer_id: int) -> bool:
     """Whether `viewer_id` is party to no message but those everybody reads (no DM or
     private offer was written by or to it): it reads the game's messages as any other

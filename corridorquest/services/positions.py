@@ -3,9 +3,11 @@
 - `show_position`: `GET /games/{id}?at=N`, the game after its first N actions, replayed
   from the stored history and shown with the same rules of hidden information as the
   current game (during play a viewer sees only what it may see; a finished game reveals
-  everything). Walls left at an earlier action count the walls placed by then and the
-  wall trades closed before the next action; markers are notes, not part of a
-  position, and are not shown at earlier actions.
+  everything; of a masked game in play only the current position: the boards action by
+  action would list the walls in the order they were placed, which tells whose each
+  one is: 409 `position_hidden_during_play`). Walls left at an earlier action count the
+  walls placed by then and the wall trades closed before the next action; markers are
+  notes, not part of a position, and are not shown at earlier actions.
 - `legal_actions`: `GET /games/{id}/legal-actions`, the moves, jumps and walls of the
   asking player computed from what that player may know (SPEC §4): a wall it cannot
   see is left out of the position, so the answer never reveals one (an action that
@@ -19,7 +21,7 @@ from typing import Any
 from corridorquest.engine import GameState, PlaceWall, Seat, initial_walls
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import Unprocessable
+from corridorquest.services.errors import Conflict, Unprocessable
 from corridorquest.services.game_access import (
     LoadedGame,
     load_visible,
@@ -82,6 +84,11 @@ def _position(loaded: LoadedGame, viewer_id: int, at: int) -> dict[str, Any]:
         raise Unprocessable(
             "invalid_action_number",
             f"game {game.id} has {len(rows)} actions: 'at' takes 0 to {len(rows)}",
+        )
+    if at < len(rows) and not visibility_for(loaded, viewer_id).shows_earlier_positions:
+        raise Conflict(
+            "position_hidden_during_play",
+            f"game {game.id} is masked: its earlier positions are shown once it is finished",
         )
     earlier = rows[:at]
     state = replay(loaded, earlier)

@@ -2,7 +2,10 @@
 
 During play (everything is revealed once the game is finished; a cancelled game never is):
 - masked: every wall looks alike (owner null, also one's own), every walls-left count is
-  null (also one's own), and history wall entries name no seat or player;
+  null (also one's own), the walls are listed in the board's order, never in the order
+  they were placed, history wall entries say only "a wall was placed" (no seat, player
+  or square: with the turn order, a square would tell whose wall it is), and no earlier
+  position is shown (the boards ply by ply would list the walls in the order placed);
 - invisible: a player sees only its own walls and markers; a non-player sees only the
   pawns; an opponent's wall shows in the history without where (notation null); the
   distances are null (they would tell where the invisible walls are);
@@ -42,6 +45,7 @@ class Visibility:
         "hides_owners",
         "hides_others_walls",
         "hides_history",
+        "shows_earlier_positions",
     )
 
     masked: bool
@@ -51,6 +55,7 @@ class Visibility:
     hides_owners: bool  # masked during play: wall owners and walls-left counts
     hides_others_walls: bool  # invisible during play: the other players' walls
     hides_history: bool  # some history wall entries lose fields (`history_entry`)
+    shows_earlier_positions: bool  # the board after N actions (`?at=N`) may be shown
 
     def __init__(
         self, masked: bool, invisible: bool, revealed: bool, viewer_seat: Seat | None
@@ -62,6 +67,7 @@ class Visibility:
         self.hides_owners = masked and not revealed
         self.hides_others_walls = invisible and not revealed
         self.hides_history = (masked or invisible) and not revealed
+        self.shows_earlier_positions = not self.hides_owners
 
     @classmethod
     def of(cls, game: Any, viewer_seat: Seat | None) -> Visibility:
@@ -100,8 +106,8 @@ class Visibility:
         placed = state.walls
         if self.hides_others_walls:  # (tested once, not per wall: this is on every view)
             placed = [(wall, owner) for wall, owner in placed if self.sees_wall(owner)]
-        if self.hides_owners:
-            return [{"wall": str(wall), "owner": None} for wall, _ in placed]
+        if self.hides_owners:  # sorted: the placing order would tell the owners
+            return [{"wall": text, "owner": None} for text in sorted(str(w) for w, _ in placed)]
         return [{"wall": str(wall), "owner": owner.value} for wall, owner in placed]
 
     def hidden_walls(self, state: GameState) -> list[Wall]:
@@ -114,13 +120,23 @@ class Visibility:
     def distance(self, state: GameState, seat: Seat) -> int | None:
         return None if self.hides_others_walls else state.distance(seat)
 
+    def latest_wall(self, notation: str, owner: Seat | str) -> str | None:
+        """The wall the game's latest action placed, for the board to outline, where this
+        viewer sees it. Of a masked game too (SPEC §4: the board may outline the latest
+        action, so what changed in one turn can be seen; the history never lists a masked
+        wall's square, so the order the walls were placed in is told by nobody)."""
+        seat = owner if isinstance(owner, Seat) else _SEAT_OF_VALUE.get(owner) or Seat(owner)
+        return notation if self.sees_wall(seat) else None
+
     def sees_marker(self, owner: Seat | str) -> bool:
         return self.revealed or self.own(owner)
 
     # -- the history ----------------------------------------------------------------------
 
     def history_entry(self, entry: dict[str, Any]) -> dict[str, Any]:
-        """One history entry `{"n", "seat", "username", "type", "notation", "at"}`."""
+        """One history entry `{"n", "seat", "username", "type", "notation", "at"}`.
+
+        A masked wall keeps its number and time only ("a wall was placed", SPEC §4)."""
         if not self.hides_history or entry["type"] != "wall":
             return entry
         seen = dict(entry)
@@ -129,6 +145,7 @@ class Visibility:
         if self.masked:
             seen["seat"] = None
             seen["username"] = None
+            seen["notation"] = None
         return seen
 
     # -- what the viewer knows ----------------------------------------------------------------

@@ -19,6 +19,13 @@ from corridorquest.web.best_values import best_caption
 from corridorquest.web.join_qr import join_qr
 
 MAX_GAME_ID = 2**62
+# The game's log on its page (moves, offers, ...: system messages): its newest entries.
+# A game's log grows with every action, and the panel is sent again after each event.
+LOG_SHOWN = 60
+# The chat (players' messages, at most MESSAGE_LIMIT each: 100 by default) is shown whole,
+# however many moves come after; this bounds it only where an administrator raised the
+# limit far above the default (`cq-admin` message limit, up to 100,000).
+CHAT_SHOWN = 400
 
 
 async def public_game(request: Request, user: CurrentUser, game_id: int) -> dict[str, Any]:
@@ -123,12 +130,15 @@ async def live_values(request: Request, user: CurrentUser, view: dict[str, Any],
     """The values of game_live.html: the board and the panel of `view`; `best`: a replay
     step's analysis row (web/best_values.py), its best action drawn on the board;
     `play_seat`: the watcher's seat when it plays the game now (its board has hit targets,
-    the panel the open offers it may take)."""
+    the panel the open offers it may take); `chat` and `log`: the messages the watcher
+    may read, the players' whole (up to CHAT_SHOWN) and the game's newest LOG_SHOWN
+    (`chat_earlier` and `log_earlier`: how many older ones are not shown)."""
     seat = playing(user, view)
     code = page_code(request)  # a private game's page opened with its join link
     listed = (await messages.list_messages(services(request), user, view["id"], 0, code))[
         "messages"
     ]
+    chat, log = messages.chat_and_log(listed)
     return {
         "view": view,
         "join": join_qr(request, services(request).settings, view),  # a waiting game's QR
@@ -141,7 +151,10 @@ async def live_values(request: Request, user: CurrentUser, view: dict[str, Any],
                    if seat and s.get("username") and s["username"] != user.username],
         "best_caption": best_caption(best) if best else None,
         "online": set(view.get("online") or ()),
-        "messages": listed,
+        "chat": chat[-CHAT_SHOWN:],  # the players' messages the watcher may read
+        "chat_earlier": max(0, len(chat) - CHAT_SHOWN),
+        "log": log[-LOG_SHOWN:],
+        "log_earlier": max(0, len(log) - LOG_SHOWN),  # older log entries not shown
         "replay_step": bool(view.get("replay_step")),
     }
 

@@ -3,7 +3,10 @@ the API; after EVERY action each kind of user (each player, a non-player, an ano
 caller) fetches everything it can fetch, and nobody receives what the mode hides from it:
 opponents' invisible walls (not even their notation anywhere in the raw answer), wall
 owners and counts when masked, others' markers, DMs between others, private games.
-Once the game is finished everything is revealed.
+In a masked game the history says only "a wall was placed" (no square anywhere in the
+raw history: with the turn order a square would tell whose wall it is), the board lists
+its walls in its own order, not the order they were placed, and no earlier position is
+shown (409). Once the game is finished everything is revealed.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ def fetch_all(client: httpx.Client, token: str | None, match: Match) -> dict[str
         "markers": f"{game}/markers",
         "legal": f"{game}/legal-actions",
         "position": f"{game}?at={match.mirror.ply}",
+        "earlier": f"{game}?at={max(0, match.mirror.ply - 1)}",
+        "earlier_svg": f"{game}/board.svg?at={max(0, match.mirror.ply - 1)}",
     }
     if HAS_MESSAGES:
         paths["messages"] = f"{game}/messages"
@@ -93,9 +98,14 @@ def check_during_play(
             else:
                 assert response.status_code == 404, (name, response.text)
         return
+    earlier = match.mirror.ply > 0 and game["masked"]
     for name, response in answers.items():
         if name == "legal" and seat is None:
             assert response.status_code == 403
+            continue
+        if name.startswith("earlier") and earlier:
+            assert response.status_code == 409, (name, response.text)
+            assert response.json()["reason"] == "position_hidden_during_play"
             continue
         assert response.status_code == 200, (name, response.text)
         body = raw_without_codes(response)
@@ -110,14 +120,23 @@ def check_during_play(
         own = [w for w in view["walls"] if w["owner"] is not None]
         if game["masked"]:
             assert own == [] and all(s["walls_left"] is None for s in view["seats"])
+            shown = [w["wall"] for w in view["walls"]]
+            assert shown == sorted(shown), (name, shown)  # not in the order placed
         if game["invisible"]:
             assert all(s["distance"] is None for s in view["seats"])
             expected = sorted(str(w) for w, o in match.mirror.walls if o.value == seat)
             assert sorted(w["wall"] for w in view["walls"]) == expected
     history = answers["history"].json()["actions"] + answers["view"].json()["last_actions"]
+    if game["masked"]:  # "a wall was placed": not one square in the raw history
+        placed = [str(wall) for wall, _ in match.mirror.walls]
+        for name in ("history", "messages"):
+            if name in answers:
+                for wall in placed:
+                    assert not re.search(rf"\b{wall}\b", answers[name].text), (name, wall)
     for entry in history:
         if entry["type"] == "wall" and game["masked"]:
             assert entry["seat"] is None and entry["username"] is None
+            assert entry["notation"] is None, entry
         if entry["type"] == "wall" and game["invisible"] and entry["notation"] is not None:
             assert entry["notation"] in match.walls_by_seat.get(seat or "", [])
     markers = answers["markers"].json()["markers"] + answers["view"].json()["markers"]
@@ -179,6 +198,11 @@ def test_nobody_receives_what_the_mode_hides(
             check_during_play(m, seat, fetch_all(client, token, m), secrets[seat])
         check_during_play(m, None, fetch_all(client, tokens[WATCHER], m), secrets["watcher"])
         for name, response in fetch_all(client, None, m).items():
+            if name == "earlier_svg":  # a public game's picture is anyone's (docs/api.md)
+                hidden = m.game["masked"] and m.mirror.ply > 0
+                expected = 404 if m.game["private"] else 409 if hidden else 200
+                assert response.status_code == expected, (name, response.text)
+                continue
             assert response.status_code == 401, (name, response.text)
 
     check_everyone(match)

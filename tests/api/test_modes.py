@@ -52,15 +52,18 @@ def test_masked_walls_look_alike_and_counts_are_hidden_until_the_finish(
         assert [s["walls_left"] for s in seen["seats"]] == [None, None]
         assert all(s["distance"] is not None for s in seen["seats"])
         entry = wall_entries(history(client, token, match.id))[0]
-        assert (entry["seat"], entry["username"], entry["notation"]) == (None, None, wall)
+        # "a wall was placed" (SPEC §4): with the turn order a square would tell the owner
+        assert (entry["seat"], entry["username"], entry["notation"]) == (None, None, None)
         assert wall_entries(seen["last_actions"])[0]["username"] is None
+        assert seen["last_wall"] == wall  # what the board outlines: the latest action
     finished = play_out(client, match, walls_each=0)
     assert finished["status"] == "finished"
     revealed = get_game(client, tokens["mdwatch"], match.id)
     assert revealed["walls"] == [{"wall": wall, "owner": placer}]
     assert {s["seat"]: s["walls_left"] for s in revealed["seats"]} == {placer: 4, victim: 5}
     entry = wall_entries(history(client, tokens["mdwatch"], match.id))[0]
-    assert (entry["seat"], entry["username"]) == (placer, match.names[placer])
+    assert (entry["seat"], entry["username"], entry["notation"]) == (
+        placer, match.names[placer], wall)
 
 
 def test_invisible_walls_are_seen_by_their_owner_only_and_non_players_see_only_pawns(
@@ -98,7 +101,7 @@ def test_both_modes_hide_owners_counts_and_opponents_walls(
     own = get_game(client, match.by_seat[placer], match.id)
     assert own["walls"] == [{"wall": wall, "owner": None}]
     assert [s["walls_left"] for s in own["seats"]] == [None, None]
-    assert wall_entries(own["last_actions"])[0]["notation"] == wall
+    assert wall_entries(own["last_actions"])[0]["notation"] is None  # masked: not even one's own
     theirs = get_game(client, match.by_seat[victim], match.id)
     assert theirs["walls"] == []
     entry = wall_entries(history(client, match.by_seat[victim], match.id))[0]

@@ -97,22 +97,29 @@ def test_an_invisible_wall_is_never_in_the_record_of_a_game_in_play(
     assert replay(parse_records(owner_text)[0])[-1].walls == match.mirror.walls
 
 
-def test_a_masked_game_in_play_names_no_owner_nor_scores(
+def test_a_masked_game_in_play_names_no_owner_no_wall_nor_scores(
     client: httpx.Client, tokens: dict[str, str]
 ) -> None:
+    """SPEC §4: during play a masked game's history says "a wall was placed" without its
+    square; a record in play order with the squares would tell whose each wall is (the
+    turn order), so every wall is `?`, to its owner too (the history hides it alike)."""
     match = start(client, pair(tokens), size=7, masked=True)
-    opponents_wall(client, match, seat_of(match, "rcann"))
+    walls = [opponents_wall(client, match, seat_of(match, "rcann"))]
+    walls.append(opponents_wall(client, match, seat_of(match, "rcbob")))
     for viewer in ("rcann", "rcbob", "rcwatch"):
         text = record_text(client, tokens[viewer], match.id)
         assert "[Scores" not in text and '[Result "*"]' in text
+        movetext = text.split("\n\n", 1)[1].split()
+        assert movetext.count("?") == 2, text
+        assert not any(word.endswith(("h", "v")) for word in movetext), text
         body = client.get(
             f"/games/{match.id}/record", params={"format": "json"}, headers=auth(tokens[viewer])
         ).json()
         assert "owner" not in str(body) and "walls_left" not in str(body)
-        # the walls themselves are on everybody's board in a masked game: it replays
-        assert replay(record_from_json(body))[-1].to_dict()["walls"] == [
-            [str(w), s.value] for w, s in match.mirror.walls
-        ]
+        assert body["actions"].count(None) == 2
+        assert not any(wall in str(body) for wall in walls), body
+        with pytest.raises(ValueError, match="hidden"):
+            replay(record_from_json(body))
 
 
 def test_a_private_game_only_to_its_players(client: httpx.Client, tokens: dict[str, str]) -> None:

@@ -131,11 +131,21 @@ def test_show_at_an_earlier_action_and_the_finished_reveal(
 
 def test_masked_walls_are_neutral_and_counts_hidden(cq: Cq) -> None:
     game_id, mover, other = started(cq, "-m")
-    ok(cq("game", "place", "-g", str(game_id), "d1v", profile=mover))
-    shown = ok(cq("game", "show", "-g", str(game_id), profile=other)).output
-    assert shown.count("walls left: hidden") == 2
-    assert board_row(shown, 1).count("|") == 3
-    assert "placed wall d1v" in shown or "placed a wall" not in shown
+    placed = ok(cq("game", "place", "-g", str(game_id), "d1v", profile=mover)).output
+    assert "a wall was placed" in placed.splitlines()[0]
+    ok(cq("game", "place", "-g", str(game_id), "a4h", profile=other))
+    for who in (mover, other):
+        shown = ok(cq("game", "show", "-g", str(game_id), profile=who)).output
+        assert shown.count("walls left: hidden") == 2
+        assert board_row(shown, 1).count("|") == 3
+        # SPEC §4: "a wall was placed", no square nor player (the turn order would tell
+        # whose wall each square is)
+        history = shown.split("Last actions:", 1)[1].splitlines()[1:]
+        assert [line.strip() for line in history] == [
+            "#1 a wall was placed", "#2 a wall was placed"], shown
+        # no earlier position either: the boards one by one would list the walls in order
+        early = cq("game", "show", "-g", str(game_id), "--at", "1", profile=who)
+        assert early.exit_code != 0 and "once it is finished" in early.output, early.output
     game = game_json(cq, game_id, mover)
     theme = get_theme("dark")
     coloured = "\n".join(render_board(game, theme))

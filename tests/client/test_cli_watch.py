@@ -88,6 +88,31 @@ def test_a_spectator_sees_every_move_and_the_finish(
         assert cq.text("stderr") == ""
 
 
+def test_a_masked_games_walls_are_told_without_their_squares(
+    api: httpx.Client, tokens: dict[str, str], players_config: Path
+) -> None:
+    """Issue 48 item 5 (SPEC §4): with two players the turn order tells whose each action
+    was, so the watch says "a wall was placed", without the square, of every wall of a
+    masked game in play, to a spectator as to a player (the board still shows them)."""
+    game = started_game(api, {"ann": tokens["ann"], "bob": tokens["bob"]}, size=5,
+                        masked=True)
+    second = "bob" if game["turn_username"] == "ann" else "ann"
+    with watching(players_config, "cy", game["id"]) as spectator, \
+            watching(players_config, second, game["id"]) as player:
+        for cq in (spectator, player):
+            cq.wait_for(headline(game), SEEN)
+        for n, (name, wall) in enumerate(((game["turn_username"], "b2h"), (second, "c4v")), 1):
+            placed = play(api, tokens[name], game["id"], "wall", wall)
+            assert placed.status_code == 201, placed.text
+            for cq in (spectator, player):
+                cq.wait_for(f"#{n} a wall was placed", SEEN)
+                cq.wait_for(headline(placed.json()), SEEN)
+        for cq in (spectator, player):
+            shown = cq.text("stdout")
+            assert "b2h" not in shown and "c4v" not in shown, shown
+            assert "placed wall" not in shown, shown
+
+
 def test_a_player_watches_until_the_game_admin_cancels(
     api: httpx.Client, tokens: dict[str, str], players_config: Path
 ) -> None:

@@ -104,6 +104,31 @@ def test_the_opponents_move_and_message_are_shown_at_once(
 
 
 @needs_tmux
+def test_a_masked_games_wall_is_drawn_without_its_square_in_the_history(
+    api: httpx.Client, tokens: dict[str, str], players_config: Path
+) -> None:
+    """Issue 48 item 5 (SPEC §4): in a masked game in play the shell's last actions say
+    "a wall was placed", without the square (with two players the turn order would tell
+    whose wall each square is); the board still draws the wall."""
+    game = started_game(api, {"sue": tokens["sue"], "tom": tokens["tom"]}, size=5,
+                        masked=True)
+    me = "tom" if game["turn_username"] == "sue" else "sue"  # the opponent moves first
+    terminal = Terminal(shell_command(game["id"]), shell_env(players_config, me))
+    try:
+        terminal.wait_for(f"| game {game['id']} started r{game['revision']}")
+        wait_online(api, tokens[me], game["id"], me)
+        placed = play(api, tokens[game["turn_username"]], game["id"], "wall", "b2h")
+        assert placed.status_code == 201, placed.text
+        screen = terminal.wait_for(
+            f"-- game {game['id']} changed (revision {placed.json()['revision']}) --", AT_ONCE
+        )
+        screen = terminal.wait_for("#1 a wall was placed", AT_ONCE)
+        assert "b2h" not in screen and f"#1 {game['turn_username']}" not in screen, screen
+    finally:
+        terminal.close()
+
+
+@needs_tmux
 def test_the_shell_reconnects_and_catches_up_when_the_server_returns(
     tmp_path: Path,
 ) -> None:

@@ -62,3 +62,45 @@ def test_every_readers_stream_shows_the_game_as_get_shows_it_after_each_action(
     finally:
         for reader in readers.values():
             reader.close()
+
+
+def test_a_masked_games_streams_say_a_wall_was_placed_without_its_square(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    """Issue 48 item 5 (SPEC §4): with two players the turn order tells whose each action
+    was, so a masked game's `action` events of walls carry no square (nor player) for any
+    reader, its owner included; the `game` events show every
+    wall, in the board's order rather than the order they were placed."""
+    names = ("streammska", "streammskb")
+    tokens = {name: insert_user(server.database_url, name) for name in names}
+    tokens["streammskw"] = insert_user(server.database_url, "streammskw")
+    match = start(client, {name: tokens[name] for name in names}, masked=True, size=7)
+    readers = {
+        name: EventReader(f"{server.api}/games/{match.id}/events", token).start()
+        for name, token in tokens.items()
+    }
+    try:
+        for reader in readers.values():
+            reader.next("game")
+        placed = []
+        for _ in range(3):
+            wall = pick_wall(match.mirror, frozenset())
+            assert wall is not None
+            placed.append(wall)
+            act(client, match, "wall", wall)
+        step = best_step(match.mirror)
+        act(client, match, "jump" if step.jump else "move", str(step.to))
+        assert placed != sorted(placed), placed
+        for name, reader in readers.items():
+            actions = [reader.next("action")["data"] for _ in range(4)]
+            assert [(a["n"], a["type"]) for a in actions[:3]] == [
+                (1, "wall"), (2, "wall"), (3, "wall")], (name, actions)
+            for action in actions[:3]:
+                assert action["notation"] is None and action["seat"] is None, (name, action)
+                assert action["username"] is None, (name, action)
+            assert actions[3]["notation"] == str(step.to)  # pawn moves stay told
+            shown = game_at(reader, match.game["revision"])
+            assert [w["wall"] for w in shown["walls"]] == sorted(placed), (name, shown)
+    finally:
+        for reader in readers.values():
+            reader.close()

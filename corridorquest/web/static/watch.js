@@ -7,18 +7,44 @@
 "use strict";
 
 // The element's content anew from `url` (HTML the server rendered); `done(answer)`
-// after a success, `always()` after the attempt either way.
+// after a success, `always()` after the attempt either way. Lists that scroll in their
+// own box (`data-list`: a game's messages) keep the reader where it was (keepScroll).
 function replaceWith(element, url, done, always) {
   fetch(url, { credentials: "same-origin" })
     .then((answer) => (answer.ok ? answer.text().then((text) => [answer, text]) : null))
     .then((found) => {
       if (found) {
+        const restore = keepScroll(element);
         element.innerHTML = found[1];
+        restore();
         if (done) done(found[0]);
       }
     })
     .catch(() => {})
     .finally(() => { if (always) always(); });
+}
+
+// Where each scrolling list (`data-list`) inside `element` stands, and a function that
+// puts the new lists of the same names there again: a list at its top (the newest
+// first) stays at the top, where new entries come; one scrolled down to older entries
+// stays on the entry it showed first (`data-id`), wherever new entries put it.
+function keepScroll(element) {
+  const kept = {};
+  for (const list of element.querySelectorAll("[data-list]")) {
+    if (list.scrollTop <= 0) continue;
+    const first = Array.from(list.children).find(
+      (item) => item.offsetTop + item.offsetHeight > list.scrollTop);
+    if (first && first.dataset.id) {
+      kept[list.dataset.list] = { id: first.dataset.id, offset: first.offsetTop - list.scrollTop };
+    }
+  }
+  return () => {
+    for (const list of element.querySelectorAll("[data-list]")) {
+      const was = kept[list.dataset.list];
+      const item = was && list.querySelector('[data-id="' + was.id + '"]');
+      if (item) list.scrollTop = item.offsetTop - was.offset;
+    }
+  };
 }
 
 const RETRY_FIRST = 10; // seconds (the server's documented retry_after)
