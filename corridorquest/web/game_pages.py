@@ -73,7 +73,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
         analysis_status=analysis_status,
         code=code if view["private"] else None,  # for the fragment's and stream's requests
         seat=seat_panel(request, user, view, code),  # a waiting game's seat panel
-        since=stream_position(view, values["messages"]) if live else None,
+        since=stream_position(view, values["chat"] + values["log"]) if live else None,
         **values,
     )
     return html(page)

@@ -85,7 +85,11 @@ def test_a_players_early_message_is_still_on_the_page_after_ten_moves(
     page.wait_for_selector('.messages.chat li:has-text("chatter 24")', timeout=10000)
     chat_box = page.locator(".messages.chat")
     assert page.locator(".messages.chat li").first.inner_text().endswith("chatter 24")
-    assert chat_box.evaluate("list => list.scrollHeight > list.clientHeight")  # it scrolls
+    page.wait_for_function(  # it scrolls (once the panel last fetched is in place)
+        "() => { const list = document.querySelector('.messages.chat');"
+        " return list !== null && list.scrollHeight > list.clientHeight; }",
+        timeout=10000,
+    )
     oldest = page.locator('.messages.chat li:has-text("early hello from the start")')
     oldest.scroll_into_view_if_needed()
     assert chat_box.evaluate("list => list.scrollTop") > 0
