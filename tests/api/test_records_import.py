@@ -132,3 +132,44 @@ def test_the_web_page_of_an_imported_game_and_its_replay_steps(
         page = httpx.get(f"{server.base_url}/games/{game_id}{query}", timeout=10.0)
         assert page.status_code == 200, page.text[:500]
         assert "<html" in page.text.lower()
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('[Size "9"]\n' + "1" * 5000 + ". e2 e8", "bad_move_number"),  # int()'s digit limit
+        ('[Size "9"]\n1. e2 e8 ' + "2" * 4400 + ". e3", "bad_move_number"),
+        ('[Size "\u0669"]\n1. e2 e8', "bad_tag"),  # ARABIC-INDIC DIGIT NINE
+        ('[Size "\uff19"]\n1. e2 e8', "bad_tag"),  # FULLWIDTH DIGIT NINE
+        ('[Size "9"]\n[Players "\u0662"]\n1. e2 e8', "bad_tag"),
+        ('[Size "9"]\n1. e\u0662 e8', "bad_notation"),  # e2 in Arabic-Indic digits
+        ('[Size "9"]\n' + "9" * 5000, "bad_notation"),
+    ],
+)
+def test_every_refusal_is_a_422_with_a_reason(
+    client: httpx.Client, tokens: dict[str, str], text: str, reason: str
+) -> None:
+    """Only ASCII digits are numbers of a record, and no number is too long to refuse
+    (issue 48 item 19: a move number of 4,301 digits gave a 500)."""
+    before = finished_count(client, tokens["imbob"])
+    answer = import_text(client, tokens["imbob"], text)
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert body["reason"] == reason
+    assert len(body["message"]) < 300  # the long number is not echoed whole
+    assert finished_count(client, tokens["imbob"]) == before
+
+
+def test_an_illegal_action_names_its_line(client: httpx.Client, tokens: dict[str, str]) -> None:
+    """docs/records.md: `line 3, action 8: e5: ...` (issue 48 item 9: the line was null)."""
+    text = '[Size "9"]\n[First "south"]\n1. e2 e8 2. e3 e7\n3. e4 e6 4. e5 e5\n'
+    answer = import_text(client, tokens["imbob"], text)
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert (body["reason"], body["line"], body["action"]) == ("illegal_action", 4, 8)
+    assert body["message"].startswith("line 4, action 8: e5")
+    several = plain_game(5)[0] + "\n" + text  # the second record: lines of the whole file
+    body = import_text(client, tokens["imbob"], several).json()
+    first_lines = len(plain_game(5)[0].splitlines()) + 1
+    assert (body["record"], body["line"], body["action"]) == (2, first_lines + 4, 8)
+    assert body["message"].startswith(f"record 2, line {first_lines + 4}, action 8: e5")
