@@ -23,7 +23,9 @@ from corridorquest.engine import (
 from corridorquest.records.errors import RecordError
 from corridorquest.records.orientation import from_record, to_record
 
-MAX_RECORD_CHARS = 1_000_000  # a longer text is refused before it is read
+# a longer text is refused before it is read: 100 real games with their tags fit, and
+# a game of MAX_GAME_ACTIONS (3,000) actions takes about 20,000
+MAX_RECORD_CHARS = 200_000
 HIDDEN = "?"  # an action the viewer of a game in play may not see (an invisible wall)
 SEAT_TAGS = ("North", "East", "South", "West")
 # every tag a record may carry, in the order they are written
@@ -178,7 +180,11 @@ def _build(
 
 
 def _movetext_tokens(
-    line_text: str, line: int, tokens: list[tuple[str | None, int | None]], players: int
+    line_text: str,
+    line: int,
+    tokens: list[tuple[str | None, int | None]],
+    players: int,
+    max_actions: int | None,
 ) -> None:
     for word in line_text.split():
         match = _NUMBER.fullmatch(word)
@@ -197,14 +203,23 @@ def _movetext_tokens(
                 continue
         if word.startswith("[") or word.startswith("{") or word.startswith(";"):
             raise RecordError("bad_notation", f"{word[:20]}: not an action", line, len(tokens) + 1)
+        if max_actions is not None and len(tokens) >= max_actions:
+            raise RecordError(
+                "too_many_actions",
+                f"a game has at most {max_actions} actions (MAX_GAME_ACTIONS); "
+                "nothing was replayed",
+                line,
+                len(tokens) + 1,
+            )
         tokens.append((word, line))
 
 
-def parse_records(text: str) -> list[Record]:
+def parse_records(text: str, max_actions: int | None = None) -> list[Record]:
     """Every record of ``text`` (one or several); RecordError at the first problem.
 
     Each record: tag lines ``[Name "value"]`` (a ``Size`` tag at least), then the
-    movetext. Nothing is replayed here: ``replay`` checks the rules.
+    movetext. Nothing is replayed here: ``replay`` checks the rules. ``max_actions``: a
+    record with more actions is refused (``too_many_actions``) while it is read.
     """
     if len(text) > MAX_RECORD_CHARS:
         raise RecordError("too_long", f"a record file has at most {MAX_RECORD_CHARS} characters")
@@ -223,7 +238,7 @@ def parse_records(text: str) -> list[Record]:
         if "Players" in tags and tags["Players"].strip() in ("2", "4"):
             players = int(tags["Players"].strip())
         for raw, number in raw_lines:
-            _movetext_tokens(raw, number, tokens, players)
+            _movetext_tokens(raw, number, tokens, players, max_actions)
         records.append(_build(tags, tokens, tag_line))
 
     for number, raw in enumerate(text.splitlines(), start=1):

@@ -1,7 +1,8 @@
 """The board at an earlier action, and the legal actions a player can know of.
 
 - `show_position`: `GET /games/{id}?at=N`, the game after its first N actions, replayed
-  from the stored history and shown with the same rules of hidden information as the
+  from the stored history (off the event loop, from the nearest position kept by
+  services/position_cache.py) and shown with the same rules of hidden information as the
   current game (during play a viewer sees only what it may see; a finished game reveals
   everything). Walls left at an earlier action count the walls placed by then and the
   wall trades closed before the next action; markers are notes, not part of a
@@ -14,6 +15,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from corridorquest.engine import GameState, PlaceWall, Seat, initial_walls
@@ -27,7 +30,8 @@ from corridorquest.services.game_access import (
     require_status,
 )
 from corridorquest.services.game_views import LAST_ACTIONS, game_view, visibility_for
-from corridorquest.store.models import GameAction, WallOffer
+from corridorquest.services.position_cache import Kept, Key, kept_positions
+from corridorquest.store.models import Game, GameAction, WallOffer
 
 _PLENTY = 10_000  # walls in hand while replaying (bought walls are not in the history)
 
@@ -52,49 +56,91 @@ def traded_walls(loaded: LoadedGame, actions: int | None) -> dict[Seat, int]:
     return change
 
 
-def replay(loaded: LoadedGame, rows: list[GameAction]) -> GameState:
-    """The position after `rows` (the game's first actions, in order)."""
-    current = loaded.state
-    assert current is not None
-    game = loaded.game
-    state = GameState.new(size=game.size, players=game.players, first=current.first)
-    placed = dict.fromkeys(state.seats, 0)
-    for row in rows:
-        seat = Seat(row.seat)
+def replay_from(start: Kept, rows: Sequence[tuple[str, str, str]], key: Key) -> Kept:
+    """The position after `start` and then `rows` ((seat, type, notation) of the actions
+    that follow it, in order; `start` is played on); keeps every EVERY-th position it
+    passes in `kept_positions`. Blocking: up to the game's length of engine steps (run it
+    off the event loop)."""
+    state, placed, n = start.state, start.placed, start.n
+    for seat_text, kind, notation in rows:
+        seat = Seat(seat_text)
         state.turn = seat  # passes are implied by who acted next
         state.walls_left[seat] = _PLENTY
-        state.play_notation(row.notation, row.type)
-        if row.type == "wall":
+        state.play_notation(notation, kind)
+        if kind == "wall":
             placed[seat] += 1
-    start = initial_walls(game.size, game.players)
-    state.walls_left = {seat: max(0, start - placed[seat]) for seat in state.seats}
-    return state
+        n += 1
+        kept_positions.keep(key, n, state, placed)
+    return Kept(n, state, placed)
 
 
-def _position(loaded: LoadedGame, viewer_id: int, at: int) -> dict[str, Any]:
+def _start(game: Game, first: Seat) -> Kept:
+    state = GameState.new(size=game.size, players=game.players, first=first)
+    return Kept(0, state, dict.fromkeys(state.seats, 0))
+
+
+@dataclass
+class _Stored:
+    """What a replay at `at` reads of a game (in a transaction, on the loop)."""
+
+    loaded: LoadedGame
+    key: Key
+    start: Kept
+    rows: list[tuple[str, str, str]]  # the actions after `start`, up to `at`
+    last: list[GameAction]  # the last LAST_ACTIONS actions up to `at`
+    total: int  # the game's actions
+    next_seat: str | None  # the seat of action at + 1
+
+
+def _stored(game_id: int, user: CurrentUser, code: str | None, at: int) -> _Stored:
+    loaded = load_visible(game_id, user, code)
     game = loaded.game
     if loaded.state is None:
         require_status(loaded, "started", "finished")
-    rows = list(
-        GameAction.select().where(GameAction.game == game.id).order_by(GameAction.n)
-    )
-    if at > len(rows):
+    assert loaded.state is not None
+    actions = GameAction.select().where(GameAction.game == game.id)
+    total = actions.count()
+    if at > total:
         raise Unprocessable(
             "invalid_action_number",
-            f"game {game.id} has {len(rows)} actions: 'at' takes 0 to {len(rows)}",
+            f"game {game.id} has {total} actions: 'at' takes 0 to {total}",
         )
-    earlier = rows[:at]
-    state = replay(loaded, earlier)
-    trades = traded_walls(loaded, at if at < len(rows) else None)
+    key = (game.id, str(game.started_at))
+    start = kept_positions.nearest(key, at) or _start(game, loaded.state.first)
+    rows = list(
+        GameAction.select(GameAction.seat, GameAction.type, GameAction.notation)
+        .where((GameAction.game == game.id) & (GameAction.n > start.n) & (GameAction.n <= at))
+        .order_by(GameAction.n)
+        .tuples()
+    )
+    last = list(
+        actions.where((GameAction.n > at - LAST_ACTIONS) & (GameAction.n <= at)).order_by(
+            GameAction.n
+        )
+    )
+    following = (
+        GameAction.select(GameAction.seat)
+        .where((GameAction.game == game.id) & (GameAction.n == at + 1))
+        .first()
+    )
+    next_seat = following.seat if following is not None else None
+    return _Stored(loaded, key, start, rows, last, total, next_seat)
+
+
+def _position(stored: _Stored, state: GameState, viewer_id: int, at: int) -> dict[str, Any]:
+    loaded = stored.loaded
+    game = loaded.game
+    assert loaded.state is not None
+    trades = traded_walls(loaded, at if at < stored.total else None)
     for seat, change in trades.items():
         state.walls_left[seat] = max(0, state.walls_left[seat] + change)
-    if at < len(rows):
-        state.turn = Seat(rows[at].seat)
+    if stored.next_seat is not None:
+        state.turn = Seat(stored.next_seat)
         state.winner = None
     else:
-        state.turn = loaded.state.turn if loaded.state is not None else None
+        state.turn = loaded.state.turn
     shown = LoadedGame(game=game, players=loaded.players, state=state)
-    view = game_view(shown, viewer_id, earlier[-LAST_ACTIONS:])
+    view = game_view(shown, viewer_id, stored.last)
     view["markers"] = []
     view["at"] = at
     turn_user = shown.user_at(state.turn) if state.turn is not None else None
@@ -110,12 +156,20 @@ async def show_position(
     at: int,
     invitation_code: str | None = None,
 ) -> dict[str, Any]:
-    """The game after its first `at` actions, as the caller may see it."""
+    """The game after its first `at` actions, as the caller may see it.
 
-    def read() -> dict[str, Any]:
-        return _position(load_visible(game_id, user, invitation_code), user.id, at)
-
-    return await ctx.store.transaction(read)
+    Three steps: the actions are read (from the nearest position `kept_positions` holds),
+    replayed off the event loop (`run_blocking`), and the view is made in a second
+    transaction (it reads the players' names and offers)."""
+    stored = await ctx.store.transaction(_stored, game_id, user, invitation_code, at)
+    game = stored.loaded.game
+    end = stored.start
+    if stored.rows:
+        end = await ctx.run_blocking(replay_from, stored.start, stored.rows, stored.key)
+    state = end.state
+    start = initial_walls(game.size, game.players)
+    state.walls_left = {seat: max(0, start - end.placed[seat]) for seat in state.seats}
+    return await ctx.store.transaction(_position, stored, state, user.id, at)
 
 
 def _legal(loaded: LoadedGame, user: CurrentUser) -> dict[str, Any]:

@@ -9,15 +9,22 @@ its admin is the importer, and its actions are stored under the importer's accou
 from __future__ import annotations
 
 import json
+import math
+from datetime import timedelta
 
 from corridorquest.engine import GameState, Seat, assign_seats
 from corridorquest.records import Record, RecordError, parse_records, played
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import Unprocessable
+from corridorquest.services.errors import Conflict, Forbidden, RateLimited, Unprocessable
+from corridorquest.store.imported_rows import imported_actions, imported_since
 from corridorquest.store.models import Game, GameAction, utcnow
 
 MAX_RECORDS = 100  # games in one import
+# actions of all the games of one import: its rows are written in one transaction, which
+# on SQLite runs on the event loop (about 50 ms for this many)
+MAX_IMPORT_ACTIONS = 10_000
+DAY = timedelta(days=1)
 
 
 def _refusal(error: RecordError, index: int | None) -> Unprocessable:
@@ -33,17 +40,32 @@ def _seed_for(first: Seat, players: int) -> int:
     return seed
 
 
-def checked(text: str) -> list[tuple[Record, GameState, list[tuple[Seat, str]]]]:
+def checked(
+    text: str, max_actions: int
+) -> list[tuple[Record, GameState, list[tuple[Seat, str]]]]:
     """Every record of `text` replayed: (record, final position, seat and kind of each
-    action). 422 with the reason, the line and the action at the first problem."""
+    action). 422 with the reason, the line and the action at the first problem; a record
+    of more than `max_actions` actions, more than MAX_RECORDS records or MAX_IMPORT_ACTIONS
+    actions in all are refused before anything is replayed. Blocking: CPU work of up to
+    MAX_IMPORT_ACTIONS engine steps (the caller runs it off the event loop)."""
     try:
-        records = parse_records(text)
+        records = parse_records(text, max_actions)
     except RecordError as error:
         raise _refusal(error, None) from None
     if len(records) > MAX_RECORDS:
         raise Unprocessable(
             "too_many_records",
             f"at most {MAX_RECORDS} games in one import ({len(records)})",
+            line=None,
+            action=None,
+            record=None,
+        )
+    total = sum(len(record.actions) for record in records)
+    if total > MAX_IMPORT_ACTIONS:
+        raise Unprocessable(
+            "too_many_actions",
+            f"at most {MAX_IMPORT_ACTIONS} actions in one import ({total}); nothing was "
+            "replayed: import the games in several parts",
             line=None,
             action=None,
             record=None,
@@ -79,11 +101,48 @@ def checked(text: str) -> list[tuple[Record, GameState, list[tuple[Seat, str]]]]
     return found
 
 
+def _within_limits(ctx: ServiceContext, user: CurrentUser, games: int, actions: int) -> None:
+    """429 `import_limit` past IMPORTS_PER_DAY games in 24 hours; 409
+    `import_quota_exceeded` past IMPORTED_ACTIONS_QUOTA actions kept."""
+    settings = ctx.settings
+    if settings.imports_per_day == 0:
+        raise Forbidden("imports_off", "this server does not import games (IMPORTS_PER_DAY=0)")
+    now = utcnow()
+    recent = imported_since(user.id, now - DAY)
+    if len(recent) + games > settings.imports_per_day:
+        # the time until enough of the day's imports leave the window (a day when this
+        # import alone is over the limit)
+        freed = len(recent) + games - settings.imports_per_day
+        wait = recent[freed - 1] + DAY - now if freed <= len(recent) else DAY
+        raise RateLimited(
+            "import_limit",
+            f"you may import {settings.imports_per_day} games in 24 hours; you imported "
+            f"{len(recent)} and this import holds {games}",
+            retry_after=max(1, math.ceil(wait.total_seconds())),
+        )
+    kept = imported_actions(user.id)
+    if kept + actions > settings.imported_actions_quota:
+        raise Conflict(
+            "import_quota_exceeded",
+            f"your imported games may keep {settings.imported_actions_quota} actions on this "
+            f"server; they keep {kept} and this import holds {actions}",
+            quota=settings.imported_actions_quota,
+            used=kept,
+        )
+
+
 async def import_records(ctx: ServiceContext, user: CurrentUser, text: str) -> list[int]:
-    """Import every game of `text` (all or none); the ids of the new games."""
-    games = checked(text)
+    """Import every game of `text` (all or none); the ids of the new games.
+
+    Reading and replaying run off the event loop (`run_blocking`); the limits are checked
+    before (a quick check that nothing more may be imported at all) and again in the
+    write's transaction."""
+    await ctx.store.transaction(_within_limits, ctx, user, 1, 0)
+    games = await ctx.run_blocking(checked, text, ctx.settings.max_game_actions)
+    actions = sum(len(record.actions) for record, _, _ in games)
 
     def write() -> list[int]:
+        _within_limits(ctx, user, len(games), actions)
         ids = []
         now = utcnow()
         for record, final, movers in games:

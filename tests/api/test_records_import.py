@@ -11,12 +11,16 @@ import httpx
 import pytest
 
 from corridorquest.engine import GameState, Seat
-from corridorquest.records import parse_records, replay
+from corridorquest.records import MAX_RECORD_CHARS, parse_records, replay
+from corridorquest.services.record_import import MAX_IMPORT_ACTIONS
+from corridorquest.settings import Settings
 from tests.api.mode_helpers import best_step, play_out, start
+from tests.support.long_records import long_record
 from tests.support.server import RunningServer
 from tests.support.users import auth, insert_user
 
 NAMES = ("imann", "imbob", "imcat")
+MAX_GAME_ACTIONS = Settings.model_fields["max_game_actions"].default
 
 
 @pytest.fixture(scope="module")
@@ -173,3 +177,73 @@ def test_an_illegal_action_names_its_line(client: httpx.Client, tokens: dict[str
     first_lines = len(plain_game(5)[0].splitlines()) + 1
     assert (body["record"], body["line"], body["action"]) == (2, first_lines + 4, 8)
     assert body["message"].startswith(f"record 2, line {first_lines + 4}, action 8: e5")
+
+
+def test_a_game_longer_than_the_limit_is_refused_before_it_is_replayed(
+    client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    """MAX_GAME_ACTIONS (3,000 by default): a record of 3,001 actions is refused while it
+    is read, before any action is replayed (its first action, illegal, is never looked
+    at); one of 3,000 is replayed (issue 48 item 13)."""
+    assert MAX_GAME_ACTIONS == 3000
+    over, _ = long_record(9, MAX_GAME_ACTIONS + 1, finish=False)
+    over = over.replace("1. e2 ", "1. e5 ", 1)  # illegal: e1 is not next to e5
+    answer = import_text(client, tokens["imcat"], over)
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert (body["reason"], body["action"]) == ("too_many_actions", MAX_GAME_ACTIONS + 1)
+    assert body["line"] == len(over.splitlines())  # the last line holds action 3,001
+    at_limit, _ = long_record(9, MAX_GAME_ACTIONS, finish=False)
+    body = import_text(client, tokens["imcat"], at_limit).json()
+    assert body["reason"] == "unfinished_record"  # replayed to its end: no winner
+
+
+def test_an_import_holds_a_bounded_number_of_actions_and_characters(
+    client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    before = finished_count(client, tokens["imcat"])
+    games = MAX_IMPORT_ACTIONS // 2500 + 1
+    text = "\n".join(long_record(9, 2500)[0] for _ in range(games))
+    answer = import_text(client, tokens["imcat"], text)
+    assert answer.status_code == 422, answer.text
+    assert (answer.json()["reason"], answer.json()["record"]) == ("too_many_actions", None)
+    padded = '[Size "9"]\n' + "e2 " * (MAX_RECORD_CHARS // 3 + 1)
+    answer = import_text(client, tokens["imcat"], padded)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["reason"] == "too_long"
+    assert finished_count(client, tokens["imcat"]) == before
+
+
+def test_a_long_games_history_comes_in_pages_and_replays_at_any_action(
+    client: httpx.Client, tokens: dict[str, str]
+) -> None:
+    """GET /games/{id}/actions: at most `limit` (default 500) after `after`, and `more`;
+    ?at=N gives the engine's position at any N, in any order (replays start from kept
+    positions)."""
+    text, end = long_record(9, 1234)
+    answer = import_text(client, tokens["imcat"], text)
+    assert answer.status_code == 201, answer.text
+    [game_id] = answer.json()["games"]
+    watcher = auth(tokens["imbob"])
+    pages, after = [], 0
+    while True:
+        page = client.get(f"/games/{game_id}/actions", params={"after": after}, headers=watcher)
+        assert page.status_code == 200, page.text
+        pages.append(page.json())
+        if not page.json()["more"]:
+            break
+        after = page.json()["actions"][-1]["n"]
+    assert [len(p["actions"]) for p in pages] == [500, 500, end.ply - 1000]
+    numbers = [a["n"] for p in pages for a in p["actions"]]
+    assert numbers == list(range(1, end.ply + 1))
+    small = client.get(f"/games/{game_id}/actions", params={"limit": 7}, headers=watcher).json()
+    assert (len(small["actions"]), small["more"]) == (7, True)
+    too_many = client.get(f"/games/{game_id}/actions", params={"limit": 1001}, headers=watcher)
+    assert too_many.status_code == 400
+    positions = replay(parse_records(text)[0])
+    for at in (end.ply, 777, 0, 49, 50, 51, 1000, 776, 778, end.ply - 1, 3):
+        view = client.get(f"/games/{game_id}", params={"at": at}, headers=watcher).json()
+        assert view["at"] == at
+        assert view["pawns"] == positions[at].to_dict()["pawns"], at
+        expected_turn = positions[at].turn
+        assert view["turn"] == (expected_turn.value if expected_turn else None), at
