@@ -1,12 +1,12 @@
 """The board at an earlier action, and the legal actions a player can know of.
 
 - `show_position`: `GET /games/{id}?at=N`, the game after its first N actions, replayed
-  from the stored history (off the event loop, from the nearest position kept by
-  services/position_cache.py) and shown with the same rules of hidden information as the
-  current game (during play a viewer sees only what it may see; a finished game reveals
-  everything). Walls left at an earlier action count the walls placed by then and the
-  wall trades closed before the next action; markers are notes, not part of a
-  position, and are not shown at earlier actions.
+  from the stored history (in the replay worker process, from the nearest position it
+  keeps: services/replay_runs.py, records/position_cache.py) and shown with the same
+  rules of hidden information as the current game (during play a viewer sees only what
+  it may see; a finished game reveals everything). Walls left at an earlier action
+  count the walls placed by then and the wall trades closed before the next action;
+  markers are notes, not part of a position, and are not shown at earlier actions.
 - `legal_actions`: `GET /games/{id}/legal-actions`, the moves, jumps and walls of the
   asking player computed from what that player may know (SPEC §4): a wall it cannot
   see is left out of the position, so the answer never reveals one (an action that
@@ -15,11 +15,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from corridorquest.engine import GameState, PlaceWall, Seat, initial_walls
+from corridorquest.records import worker
+from corridorquest.records.position_cache import Key
+from corridorquest.services import replay_runs
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Unprocessable
@@ -30,10 +32,8 @@ from corridorquest.services.game_access import (
     require_status,
 )
 from corridorquest.services.game_views import LAST_ACTIONS, game_view, visibility_for
-from corridorquest.services.position_cache import Kept, Key, kept_positions
-from corridorquest.store.models import Game, GameAction, WallOffer
-
-_PLENTY = 10_000  # walls in hand while replaying (bought walls are not in the history)
+from corridorquest.store.game_rows import played_actions
+from corridorquest.store.models import GameAction, WallOffer
 
 
 def traded_walls(loaded: LoadedGame, actions: int | None) -> dict[Seat, int]:
@@ -56,37 +56,13 @@ def traded_walls(loaded: LoadedGame, actions: int | None) -> dict[Seat, int]:
     return change
 
 
-def replay_from(start: Kept, rows: Sequence[tuple[str, str, str]], key: Key) -> Kept:
-    """The position after `start` and then `rows` ((seat, type, notation) of the actions
-    that follow it, in order; `start` is played on); keeps every EVERY-th position it
-    passes in `kept_positions`. Blocking: up to the game's length of engine steps (run it
-    off the event loop)."""
-    state, placed, n = start.state, start.placed, start.n
-    for seat_text, kind, notation in rows:
-        seat = Seat(seat_text)
-        state.turn = seat  # passes are implied by who acted next
-        state.walls_left[seat] = _PLENTY
-        state.play_notation(notation, kind)
-        if kind == "wall":
-            placed[seat] += 1
-        n += 1
-        kept_positions.keep(key, n, state, placed)
-    return Kept(n, state, placed)
-
-
-def _start(game: Game, first: Seat) -> Kept:
-    state = GameState.new(size=game.size, players=game.players, first=first)
-    return Kept(0, state, dict.fromkeys(state.seats, 0))
-
-
 @dataclass
 class _Stored:
     """What a replay at `at` reads of a game (in a transaction, on the loop)."""
 
     loaded: LoadedGame
     key: Key
-    start: Kept
-    rows: list[tuple[str, str, str]]  # the actions after `start`, up to `at`
+    rows: list[tuple[str, str, str]]  # (seat, type, notation) of the first `at` actions
     last: list[GameAction]  # the last LAST_ACTIONS actions up to `at`
     total: int  # the game's actions
     next_seat: str | None  # the seat of action at + 1
@@ -106,13 +82,7 @@ def _stored(game_id: int, user: CurrentUser, code: str | None, at: int) -> _Stor
             f"game {game.id} has {total} actions: 'at' takes 0 to {total}",
         )
     key = (game.id, str(game.started_at))
-    start = kept_positions.nearest(key, at) or _start(game, loaded.state.first)
-    rows = list(
-        GameAction.select(GameAction.seat, GameAction.type, GameAction.notation)
-        .where((GameAction.game == game.id) & (GameAction.n > start.n) & (GameAction.n <= at))
-        .order_by(GameAction.n)
-        .tuples()
-    )
+    rows = played_actions(game.id, at)
     last = list(
         actions.where((GameAction.n > at - LAST_ACTIONS) & (GameAction.n <= at)).order_by(
             GameAction.n
@@ -124,7 +94,7 @@ def _stored(game_id: int, user: CurrentUser, code: str | None, at: int) -> _Stor
         .first()
     )
     next_seat = following.seat if following is not None else None
-    return _Stored(loaded, key, start, rows, last, total, next_seat)
+    return _Stored(loaded, key, rows, last, total, next_seat)
 
 
 def _position(stored: _Stored, state: GameState, viewer_id: int, at: int) -> dict[str, Any]:
@@ -158,17 +128,24 @@ async def show_position(
 ) -> dict[str, Any]:
     """The game after its first `at` actions, as the caller may see it.
 
-    Three steps: the actions are read (from the nearest position `kept_positions` holds),
-    replayed off the event loop (`run_blocking`), and the view is made in a second
-    transaction (it reads the players' names and offers)."""
+    Three steps: the actions are read, replayed in the replay worker process (from the
+    nearest position it keeps: records/position_cache.py; services/replay_runs.py), and
+    the view is made in a second transaction (it reads the players' names and offers)."""
     stored = await ctx.store.transaction(_stored, game_id, user, invitation_code, at)
     game = stored.loaded.game
-    end = stored.start
+    first = stored.loaded.state.first if stored.loaded.state is not None else Seat.SOUTH
+    state = GameState.new(size=game.size, players=game.players, first=first)
+    placed: dict[str, int] = {}
     if stored.rows:
-        end = await ctx.run_blocking(replay_from, stored.start, stored.rows, stored.key)
-    state = end.state
+        data, placed = await replay_runs.run(
+            worker.replay_stored, stored.key, game.size, game.players, first.value,
+            stored.rows, at,
+        )
+        state = GameState.from_dict(data)
     start = initial_walls(game.size, game.players)
-    state.walls_left = {seat: max(0, start - end.placed[seat]) for seat in state.seats}
+    state.walls_left = {
+        seat: max(0, start - placed.get(seat.value, 0)) for seat in state.seats
+    }
     return await ctx.store.transaction(_position, stored, state, user.id, at)
 
 

@@ -12,11 +12,13 @@ import json
 import math
 from datetime import timedelta
 
-from corridorquest.engine import GameState, Seat, assign_seats
-from corridorquest.records import Record, RecordError, parse_records, played
+from corridorquest.engine import Seat, assign_seats
+from corridorquest.records import worker
+from corridorquest.services import replay_runs
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Forbidden, RateLimited, Unprocessable
+from corridorquest.store import fast
 from corridorquest.store.imported_rows import imported_actions, imported_since
 from corridorquest.store.models import Game, GameAction, utcnow
 
@@ -27,78 +29,12 @@ MAX_IMPORT_ACTIONS = 10_000
 DAY = timedelta(days=1)
 
 
-def _refusal(error: RecordError, index: int | None) -> Unprocessable:
-    message = str(error) if index is None else f"record {index}, {error}"
-    return Unprocessable(error.reason, message, line=error.line, action=error.action, record=index)
-
-
 def _seed_for(first: Seat, players: int) -> int:
     """A seed whose draw makes `first` the first mover (as a game played here has)."""
     seed = 0
     while assign_seats(seed, players)[1] is not first:
         seed += 1
     return seed
-
-
-def checked(
-    text: str, max_actions: int
-) -> list[tuple[Record, GameState, list[tuple[Seat, str]]]]:
-    """Every record of `text` replayed: (record, final position, seat and kind of each
-    action). 422 with the reason, the line and the action at the first problem; a record
-    of more than `max_actions` actions, more than MAX_RECORDS records or MAX_IMPORT_ACTIONS
-    actions in all are refused before anything is replayed. Blocking: CPU work of up to
-    MAX_IMPORT_ACTIONS engine steps (the caller runs it off the event loop)."""
-    try:
-        records = parse_records(text, max_actions)
-    except RecordError as error:
-        raise _refusal(error, None) from None
-    if len(records) > MAX_RECORDS:
-        raise Unprocessable(
-            "too_many_records",
-            f"at most {MAX_RECORDS} games in one import ({len(records)})",
-            line=None,
-            action=None,
-            record=None,
-        )
-    total = sum(len(record.actions) for record in records)
-    if total > MAX_IMPORT_ACTIONS:
-        raise Unprocessable(
-            "too_many_actions",
-            f"at most {MAX_IMPORT_ACTIONS} actions in one import ({total}); nothing was "
-            "replayed: import the games in several parts",
-            line=None,
-            action=None,
-            record=None,
-        )
-    index_of = (lambda i: i) if len(records) > 1 else (lambda i: None)
-    found = []
-    for index, record in enumerate(records, start=1):
-        try:
-            positions, movers = played(record)
-        except RecordError as error:
-            raise _refusal(error, index_of(index)) from None
-        final = positions[-1]
-        where = f"record {index}: " if len(records) > 1 else ""
-        if final.winner is None:
-            raise Unprocessable(
-                "unfinished_record",
-                f"{where}the game has no winner after its {len(record.actions)} actions "
-                "(only finished games are imported)",
-                line=None,
-                action=None,
-                record=index_of(index),
-            )
-        result = record.tags.get("Result", "*").strip().lower()
-        if result not in ("*", "") and result != final.winner.value:
-            raise Unprocessable(
-                "result_mismatch",
-                f"{where}Result says {result}, but {final.winner.value} wins the game",
-                line=None,
-                action=None,
-                record=index_of(index),
-            )
-        found.append((record, final, movers))
-    return found
 
 
 def _within_limits(ctx: ServiceContext, user: CurrentUser, games: int, actions: int) -> None:
@@ -134,11 +70,20 @@ def _within_limits(ctx: ServiceContext, user: CurrentUser, games: int, actions: 
 async def import_records(ctx: ServiceContext, user: CurrentUser, text: str) -> list[int]:
     """Import every game of `text` (all or none); the ids of the new games.
 
-    Reading and replaying run off the event loop (`run_blocking`); the limits are checked
-    before (a quick check that nothing more may be imported at all) and again in the
-    write's transaction."""
+    Reading and replaying run in the replay worker process (services/replay_runs.py), off
+    the event loop; the limits are checked before (a quick check that nothing more may be
+    imported at all) and again in the write's transaction."""
     await ctx.store.transaction(_within_limits, ctx, user, 1, 0)
-    games = await ctx.run_blocking(checked, text, ctx.settings.max_game_actions)
+    found = await replay_runs.run(
+        worker.check_import, text, ctx.settings.max_game_actions, MAX_RECORDS,
+        MAX_IMPORT_ACTIONS,
+    )
+    if isinstance(found, worker.Refusal):
+        raise Unprocessable(
+            found.reason, found.message, line=found.line, action=found.action,
+            record=found.record,
+        )
+    games = [(item.record, item.final, item.movers) for item in found]
     actions = sum(len(record.actions) for record, _, _ in games)
 
     def write() -> list[int]:
@@ -152,28 +97,22 @@ async def import_records(ctx: ServiceContext, user: CurrentUser, text: str) -> l
                 players=record.players,
                 admin=user.id,
                 seed=_seed_for(record.first, record.players),
-                state=final.to_json(),
+                state=final,
                 created_at=now,
                 started_at=now,
                 finished_at=now,
                 imported=json.dumps(record.tags, sort_keys=True),
             )
-            rows = [
-                {
-                    "game": game.id,
-                    "n": n,
-                    "seat": seat.value,
-                    "user": user.id,
-                    "type": kind,
-                    "notation": text,
-                    "at": now,
-                }
-                for n, (text, (seat, kind)) in enumerate(
-                    zip(record.actions, movers, strict=True), start=1
-                )
-            ]
-            for start in range(0, len(rows), 200):
-                GameAction.insert_many(rows[start : start + 200]).execute()
+            fast.insert_many(
+                GameAction,
+                ("game", "n", "seat", "user", "type", "notation", "at"),
+                [
+                    (game.id, n, seat, user.id, kind, action, now)
+                    for n, (action, (seat, kind)) in enumerate(
+                        zip(record.actions, movers, strict=True), start=1
+                    )
+                ],
+            )
             ids.append(game.id)
         return ids
 

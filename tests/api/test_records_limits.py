@@ -6,13 +6,16 @@ kept are refused with a reason, and nothing is stored."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.support.games import play, started_game
 from tests.support.long_records import long_record
+from tests.support.processes import children, gone
 from tests.support.server import RunningServer, running_server
 from tests.support.users import auth, insert_user
 
@@ -94,3 +97,19 @@ def test_the_quota_of_actions_kept(client: httpx.Client, server: RunningServer) 
     assert imported_games(client, token) == 1
     short, _ = long_record(5, 10)
     assert import_text(client, token, short).status_code == 201  # what fits still does
+
+
+def test_the_replay_worker_ends_with_a_killed_server(tmp_path: Path) -> None:
+    """Imports and replays run in a worker process of the server (services/replay_runs.py);
+    after a kill -9 of the server it ends by itself within seconds."""
+    with running_server(tmp_path) as running:
+        pid = running.process.pid
+        before = set(children(pid))
+        token = insert_user(running.database_url, "killer")
+        with httpx.Client(base_url=running.api, timeout=10.0) as http:
+            assert import_text(http, token, long_record(5, 10)[0]).status_code == 201
+        workers = [child for child in children(pid) if child not in before]
+        assert workers, "no worker process was started"
+        running.process.send_signal(signal.SIGKILL)
+        running.process.wait(10)
+        assert all(gone(worker, within=10.0) for worker in workers)

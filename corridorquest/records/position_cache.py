@@ -1,5 +1,6 @@
 """Positions of stored games kept in memory, so that a replay at action k (`GET
 /games/{id}?at=k`, board.svg, the replay pages) plays at most `EVERY` actions, not k.
+They live in the replay worker process (records/worker.py), which plays every replay.
 
 A replay keeps the position after every EVERY-th action it passes (a copy, with the walls
 each seat had placed by then: services/positions.py counts the walls left from them); the
@@ -8,7 +9,7 @@ action. A stored action never changes, so a kept position stays true; the key al
 the moment the game started, so a game whose id comes again after a purge finds nothing
 of the old one's. At most `max_positions` positions are kept in the process; the games
 used least lately lose theirs first (a position of 17x17 with many walls takes a few
-kilobytes). Thread-safe: replays run in the loop's thread pool.
+kilobytes). Thread-safe.
 """
 
 from __future__ import annotations
