@@ -49,6 +49,7 @@ import live_load  # noqa: E402
 
 from corridorquest.settings import Settings  # noqa: E402
 from tests.support.long_records import long_record  # noqa: E402
+from tests.support.processes import children  # noqa: E402
 
 WATCHERS = 4  # anonymous replay requests of a burst
 
@@ -64,6 +65,11 @@ class Waits:
         self.latencies.append(seconds)
         if status != expected:
             self.failed.append(f"{what}: {status}")
+
+
+def children_cpu(pid: int) -> float:
+    """CPU seconds of the live child processes of `pid` (the server's workers)."""
+    return sum(api_load.cpu_seconds(child) for child in children(pid))
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -131,7 +137,7 @@ class Round:
 
 async def one_round(
     args: argparse.Namespace, port: int, players: list[tuple[str, str]], loaded: bool,
-    importer_token: str, record: str, longest: int, actions: int, prefix: str,
+    importer_token: str, record: str, longest: int, actions: int, prefix: str, server_pid: int,
 ) -> Round:
     base = f"http://127.0.0.1:{port}"
     games = []
@@ -150,6 +156,7 @@ async def one_round(
     await asyncio.sleep(args.warmup)
     tally.measuring = True
     begin = time.monotonic()
+    cpu = (api_load.cpu_seconds(server_pid), children_cpu(server_pid))
     stop_at[0] = begin + args.seconds
     extra = []
     if loaded:
@@ -158,8 +165,13 @@ async def one_round(
         ))
     await asyncio.gather(runner, *extra)
     elapsed = time.monotonic() - begin
+    server_cpu = api_load.cpu_seconds(server_pid) - cpu[0]
+    worker_cpu = children_cpu(server_pid) - cpu[1]
     rate = tally.accepted / elapsed
     print(f"{prefix}_moves_per_s={rate:.0f}")
+    print(f"{prefix}_server_cpu_share={server_cpu / elapsed:.2f}")
+    print(f"{prefix}_server_cpu_ms_per_move={server_cpu * 1000 / max(1, tally.accepted):.2f}")
+    print(f"{prefix}_worker_cpu_share={worker_cpu / elapsed:.2f}")
     print(f"{prefix}_move_p50_ms={quantile(tally.latencies, 0.5):.1f}")
     print(f"{prefix}_move_p99_ms={quantile(tally.latencies, 0.99):.1f}")
     print(f"{prefix}_move_max_ms={max(tally.latencies, default=0) * 1000:.1f}")
@@ -204,7 +216,7 @@ async def benchmark(args: argparse.Namespace, work: Path) -> None:
                 prefix = f"{'loaded' if loaded else 'alone'}{number + 1}"
                 rounds[loaded].append(await one_round(
                     args, port, players, loaded, importer_token, record, longest, end.ply,
-                    prefix,
+                    prefix, server.pid,
                 ))
     finally:
         api_load.stop(server)

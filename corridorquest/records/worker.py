@@ -24,7 +24,9 @@ from corridorquest.records.text import Record, parse_records, played
 
 _PLENTY = 10_000  # walls in hand while replaying (bought walls are not in the history)
 _PARENT_CHECK = 1.0  # seconds between two looks whether the server still runs
-WORKER_NICE = 10  # people's moves first (as the bots' and the analyses' workers)
+# people's moves first on a busy machine, but less so than for the bots' and analyses'
+# workers (10): a replay is a request somebody waits for, and takes milliseconds
+WORKER_NICE = 5
 
 
 def start_worker(parent: int) -> None:
