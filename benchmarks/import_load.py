@@ -19,6 +19,11 @@ times each, on the same server, so that a machine whose speed drifts weighs on b
    game, half of the game the previous burst imported (no position of it kept yet: a
    replay from the start). A burst waits for the previous one to end.
 
+First, on the idle server (`solo_*`): 10 imports of that record and 20 replays of each
+kind (board picture, replay page, `GET /api/v1/games/{id}?at=k`), one after the other:
+the server process's own CPU per request (its event loop and threads, not its worker
+processes), which no other program on the machine changes much.
+
 Output: `name=value` lines (moves per second, latencies of moves, imports and replays,
 the longest wait of any request) and the ratio of people's moves loaded to alone (issue
 48 asks for at least 0.8, and no request waiting more than 1 s). Everything runs on this
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -127,6 +133,39 @@ async def bursts(
             await asyncio.sleep(max(0.0, began + args.burst_every - time.monotonic()))
 
 
+async def solo_costs(
+    base: str, token: str, text: str, longest: int, actions: int, server_pid: int
+) -> None:
+    """The server process's own CPU (its event loop and threads, not its workers) per
+    request, the requests one after the other on an idle server: 10 imports of `text`,
+    then 20 replays of each kind at random actions of the longest game."""
+    rng = random.Random(7)
+    headers = {"Authorization": f"Bearer {token}"}
+    kinds = {
+        "import": None,
+        "svg": "/api/v1/games/{game}/board.svg?at={at}",
+        "page": "/games/{game}?at={at}",
+        "api": "/api/v1/games/{game}?at={at}",
+    }
+    async with httpx.AsyncClient(base_url=base, timeout=60) as api:
+        for name, path in kinds.items():
+            count = 10 if path is None else 20
+            cpu, began = api_load.cpu_seconds(server_pid), time.monotonic()
+            for _ in range(count):
+                if path is None:
+                    answer = await api.post(
+                        "/api/v1/games/imported", json={"record": text}, headers=headers
+                    )
+                else:
+                    at = rng.randrange(actions)
+                    answer = await api.get(path.format(game=longest, at=at), headers=headers)
+                if answer.status_code not in (200, 201):
+                    sys.exit(f"{name}: {answer.status_code} {answer.text[:200]}")
+            used = (api_load.cpu_seconds(server_pid) - cpu) / count
+            print(f"solo_{name}_server_cpu_ms={used * 1000:.1f}")
+            print(f"solo_{name}_wall_ms={(time.monotonic() - began) / count * 1000:.1f}")
+
+
 @dataclass
 class Round:
     moves_per_s: float
@@ -156,7 +195,10 @@ async def one_round(
     await asyncio.sleep(args.warmup)
     tally.measuring = True
     begin = time.monotonic()
-    cpu = (api_load.cpu_seconds(server_pid), children_cpu(server_pid))
+    cpu = (
+        api_load.cpu_seconds(server_pid), children_cpu(server_pid),
+        api_load.cpu_seconds(os.getpid()),
+    )
     stop_at[0] = begin + args.seconds
     extra = []
     if loaded:
@@ -166,12 +208,14 @@ async def one_round(
     await asyncio.gather(runner, *extra)
     elapsed = time.monotonic() - begin
     server_cpu = api_load.cpu_seconds(server_pid) - cpu[0]
-    worker_cpu = children_cpu(server_pid) - cpu[1]
+    worker_cpu = children_cpu(server_pid) - cpu[1]  # the replay worker, the bots' workers
+    generator_cpu = api_load.cpu_seconds(os.getpid()) - cpu[2]
     rate = tally.accepted / elapsed
     print(f"{prefix}_moves_per_s={rate:.0f}")
     print(f"{prefix}_server_cpu_share={server_cpu / elapsed:.2f}")
     print(f"{prefix}_server_cpu_ms_per_move={server_cpu * 1000 / max(1, tally.accepted):.2f}")
-    print(f"{prefix}_worker_cpu_share={worker_cpu / elapsed:.2f}")
+    print(f"{prefix}_children_cpu_share={worker_cpu / elapsed:.2f}")
+    print(f"{prefix}_generator_cpu_share={generator_cpu / elapsed:.2f}")
     print(f"{prefix}_move_p50_ms={quantile(tally.latencies, 0.5):.1f}")
     print(f"{prefix}_move_p99_ms={quantile(tally.latencies, 0.99):.1f}")
     print(f"{prefix}_move_max_ms={max(tally.latencies, default=0) * 1000:.1f}")
@@ -188,7 +232,8 @@ async def one_round(
 
 async def benchmark(args: argparse.Namespace, work: Path) -> None:
     port = api_load.free_port()
-    limit = Settings.model_fields["max_game_actions"].default
+    field = Settings.model_fields.get("max_game_actions")  # (a server before the limit: 3,000)
+    limit = field.default if field is not None else 3000
     database_url = f"sqlite:///{work / 'corridorquest.db'}"
     server = api_load.start_server(work, port, {
         "DATABASE_URL": database_url,
@@ -210,6 +255,8 @@ async def benchmark(args: argparse.Namespace, work: Path) -> None:
                 sys.exit(f"the longest record was refused: {answer.status_code} {answer.text}")
             print(f"first_import_ms={(time.monotonic() - sent) * 1000:.0f}")
             longest = answer.json()["games"][0]
+        await solo_costs(f"http://127.0.0.1:{port}", importer_token, record, longest, end.ply,
+                         server.pid)
         rounds: dict[bool, list[Round]] = {False: [], True: []}
         for number in range(args.rounds):
             for loaded in (False, True):
