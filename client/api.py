@@ -323,7 +323,14 @@ class ApiClient:
         return self.call("POST", f"/games/{game_id}/actions", json=body, headers=headers)
 
     def actions(self, game_id: int) -> list[Json]:
-        return list(self.call("GET", f"/games/{game_id}/actions")["actions"])
+        """The whole history, page after page (`GET /games/{id}/actions?after=`)."""
+        found: list[Json] = []
+        while True:
+            after = found[-1]["n"] if found else 0
+            page = self.call("GET", f"/games/{game_id}/actions", params={"after": after})
+            found.extend(page["actions"])
+            if not page.get("more") or not page["actions"]:
+                return found
 
     def game_events(
         self, game_id: int, position: StreamPosition, invitation_code: str | None = None

@@ -281,6 +281,27 @@ class Settings(BaseSettings):
     invitation_mails_per_hour: int = Field(
         40, ge=1, description="Invitation e-mails one user may have sent per hour."
     )
+    max_game_actions: int = Field(
+        3000,
+        ge=100,
+        le=100_000,
+        description="The most actions a game may have: a record with more is refused before "
+        "it is replayed (422 too_many_actions), and a game in play that reaches it without "
+        "a winner is cancelled. A real game of 17x17 with 4 players is far shorter.",
+    )
+    imports_per_day: int = Field(
+        100,
+        ge=0,
+        description="Games one user may import from records in 24 hours (429 import_limit; "
+        "0: importing is off).",
+    )
+    imported_actions_quota: int = Field(
+        100_000,
+        ge=0,
+        description="The actions of all the games one user imported that the server keeps "
+        "(the disk they take, about 100 bytes each); an import that would pass it is refused "
+        "(409 import_quota_exceeded).",
+    )
     stall_remind_after: Seconds = Field(
         2 * 86400,
         description="Remind a player whose turn has lasted this long (e-mail if the player "

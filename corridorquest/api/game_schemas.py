@@ -97,6 +97,19 @@ class ShowQuery(BaseModel):
     invitation_code: str | None = Field(None, max_length=64, description="to see a private game")
 
 
+HISTORY_PAGE = 500  # actions in one answer of GET /games/{id}/actions (default)
+HISTORY_PAGE_MAX = 1000
+
+
+class HistoryQuery(ShowQuery):
+    after: int = Field(
+        0, ge=0, le=2**31, description="only the actions after the one numbered this (`n`)"
+    )
+    limit: int = Field(
+        HISTORY_PAGE, ge=1, le=HISTORY_PAGE_MAX, description="at most this many actions"
+    )
+
+
 class PositionQuery(ShowQuery):
     at: int | None = Field(
         None, ge=0, le=100_000, description="the board after this many actions (0: the start)"
@@ -241,3 +254,6 @@ class GameListOut(BaseModel):
 
 class HistoryOut(BaseModel):
     actions: list[ActionOut]
+    more: bool = Field(
+        ..., description="more actions follow: ask again with `after` = the last one's `n`"
+    )

@@ -18,12 +18,12 @@ from corridorquest.api.game_schemas import (
     GameListOut,
     GameOut,
     HistoryOut,
+    HistoryQuery,
     JoinIn,
     ListQuery,
     NewGameIn,
     PositionQuery,
     RevisionQuery,
-    ShowQuery,
 )
 from corridorquest.api.validation import check_text, parse_body, parse_query
 from corridorquest.services import (
@@ -292,12 +292,22 @@ async def act(request: Request, game_id: int) -> HTTPResponse:
 
 
 @bp.get("/<game_id:int>/actions")
-@documented("The history the caller may see", tag=TAG, ok=(200, HistoryOut), errors=(404,))
-@query_parameters(ShowQuery)
+@documented(
+    "The history the caller may see, a page at a time (?after=&limit=)",
+    tag=TAG,
+    ok=(200, HistoryOut),
+    errors=(404,),
+)
+@query_parameters(HistoryQuery)
 async def history(request: Request, game_id: int) -> HTTPResponse:
     user = await require_user(request)
-    query = parse_query(request, ShowQuery)
-    actions = await play.history(
-        services(request), user, checked_id(game_id), query.invitation_code
+    query = parse_query(request, HistoryQuery)
+    actions, more = await play.history_page(
+        services(request),
+        user,
+        checked_id(game_id),
+        query.invitation_code,
+        query.after,
+        query.limit,
     )
-    return json({"actions": actions})
+    return json({"actions": actions, "more": more})

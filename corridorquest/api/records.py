@@ -57,7 +57,9 @@ async def record(request: Request, game_id: int) -> HTTPResponse:
 class ImportIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     record: str = Field(
-        ..., max_length=MAX_RECORD_CHARS, description="one or several records (docs/records.md)"
+        ...,
+        description=f"one or several records (docs/records.md), at most {MAX_RECORD_CHARS:,} "
+        "characters (422 too_long)",
     )
 
 
@@ -71,7 +73,7 @@ class ImportedOut(BaseModel):
     tag=TAG,
     ok=(201, ImportedOut),
     body=ImportIn,
-    errors=(413, 422),
+    errors=(403, 409, 413, 422, 429),
 )
 async def import_games(request: Request) -> HTTPResponse:
     user = await require_user(request)

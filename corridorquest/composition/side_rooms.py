@@ -5,7 +5,7 @@
 - scheduler (corridorquest/scheduler): the periodic sweeps (clocks, digests, clean-up);
 - bots (corridorquest/bot_play): the bots' moves, computed in worker processes;
 - analyses (services/analysis_runs.py): their worker process, started on the first
-  request, stopped here;
+  request, stopped here; the same for imports and replays (services/replay_runs.py);
 - live (corridorquest/live): the event streams; on PostgreSQL, the relay between
   processes.
 
@@ -21,7 +21,7 @@ from corridorquest.bot_play.driver import BotDriver, start_bots
 from corridorquest.live import LiveService, start_live
 from corridorquest.notify.worker import NotifyWorker, start_notifications
 from corridorquest.scheduler import Scheduler, start_scheduler
-from corridorquest.services import analysis_runs
+from corridorquest.services import analysis_runs, replay_runs
 from corridorquest.services.context import ServiceContext
 
 
@@ -57,5 +57,6 @@ class SideRooms:
         if self.bots is not None:
             await self.bots.stop()
         analysis_runs.shutdown()  # the analyses' worker process, if one was started
+        replay_runs.shutdown()  # the imports' and replays' worker process, likewise
         await self.scheduler.stop()
         await self.notifier.stop()

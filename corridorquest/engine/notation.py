@@ -12,8 +12,8 @@ import re
 from corridorquest.engine.errors import NotationError
 from corridorquest.engine.geometry import Orientation, Square, Wall
 
-_SQUARE = re.compile(r"([a-z])(\d{1,2})")
-_WALL = re.compile(r"([a-z])(\d{1,2})([hv])")
+_SQUARE = re.compile(r"([a-z])([0-9]{1,2})")  # ASCII digits only (\d takes any script's)
+_WALL = re.compile(r"([a-z])([0-9]{1,2})([hv])")
 _WORDS: dict[str, tuple[int, int]] = {
     "north": (0, 1),
     "south": (0, -1),

@@ -23,7 +23,9 @@ from corridorquest.engine import (
 from corridorquest.records.errors import RecordError
 from corridorquest.records.orientation import from_record, to_record
 
-MAX_RECORD_CHARS = 1_000_000  # a longer text is refused before it is read
+# a longer text is refused before it is read: 100 real games with their tags fit, and
+# a game of MAX_GAME_ACTIONS (3,000) actions takes about 20,000
+MAX_RECORD_CHARS = 200_000
 HIDDEN = "?"  # an action the viewer of a game in play may not see (an invisible wall)
 SEAT_TAGS = ("North", "East", "South", "West")
 # every tag a record may carry, in the order they are written
@@ -43,8 +45,10 @@ TAG_ORDER = (
 )
 _KNOWN = {name.lower(): name for name in TAG_ORDER}
 _TAG_LINE = re.compile(r'\[\s*([A-Za-z]+)\s+"([^"\\\n]*)"\s*\]')
-_NUMBER = re.compile(r"(\d+)\.(.*)")
+_NUMBER = re.compile(r"([0-9]+)\.(.*)")  # ASCII digits only (str.isdigit is wider)
+_COUNT = re.compile(r"[0-9]{1,3}")  # a Size or Players value: ASCII digits
 _LINE_WIDTH = 79
+_LONGEST_WORD = 12  # an action is 2 to 4 characters (`q17h`)
 _NAMES = re.compile(r"\b[a-z]\d{1,2}[hv]?\b")
 
 
@@ -58,6 +62,8 @@ class Record:
     first: Seat
     actions: list[str | None] = field(default_factory=list)
     tags: dict[str, str] = field(default_factory=dict)
+    # the line of the text each action was read from (empty, or None: not from a text)
+    lines: list[int | None] = field(default_factory=list, compare=False, repr=False)
 
     def all_tags(self) -> dict[str, str]:
         tags = dict(self.tags)
@@ -120,21 +126,21 @@ def format_json(record: Record) -> dict[str, Any]:
 # -- reading ------------------------------------------------------------------------------
 
 
+def _count(text: str) -> int:
+    """A tag's small number in ASCII digits (0: anything else, e.g. other scripts' digits)."""
+    text = text.strip()
+    return int(text) if _COUNT.fullmatch(text) else 0
+
+
 def _variant(tags: dict[str, str], line: int | None) -> tuple[int, int, Seat]:
     if "Size" not in tags:
         raise RecordError("missing_size", 'a record needs a size tag, e.g. [Size "9"]', line)
-    try:
-        size = int(tags["Size"])
-    except ValueError:
-        size = 0
+    size = _count(tags["Size"])
     if size not in SIZES:
         raise RecordError(
             "bad_tag", f"Size {tags['Size']!r}: must be one of 5, 7, 9, 11, 13, 15, 17", line
         )
-    try:
-        players = int(tags.get("Players", "2"))
-    except ValueError:
-        players = 0
+    players = _count(tags.get("Players", "2"))
     if players not in PLAYER_COUNTS:
         raise RecordError("bad_tag", f"Players {tags.get('Players')!r}: must be 2 or 4", line)
     first_text = tags.get("First", "south").strip().lower()
@@ -162,25 +168,33 @@ def _build(
                 line,
                 number,
             )
+        if len(text) > _LONGEST_WORD:  # (not echoed whole)
+            message = f"{text[:_LONGEST_WORD]}...: not a square or a wall of the board"
+            raise RecordError("bad_notation", message, line, number)
         try:
             actions.append(from_record(text, size, first))
         except NotationError as error:
             raise RecordError("bad_notation", str(error), line, number) from None
     others = {k: v for k, v in tags.items() if k not in ("Size", "Players", "First")}
-    return Record(size, players, first, actions, others)
+    return Record(size, players, first, actions, others, [line for _, line in tokens])
 
 
 def _movetext_tokens(
-    line_text: str, line: int, tokens: list[tuple[str | None, int | None]], players: int
+    line_text: str,
+    line: int,
+    tokens: list[tuple[str | None, int | None]],
+    players: int,
+    max_actions: int | None,
 ) -> None:
     for word in line_text.split():
         match = _NUMBER.fullmatch(word)
         if match is not None:
             expected = len(tokens) // players + 1
-            if len(tokens) % players != 0 or int(match[1]) != expected:
+            # compared as text: int() refuses more than 4,300 digits (and needs none)
+            if len(tokens) % players != 0 or match[1].lstrip("0") != str(expected):
                 raise RecordError(
                     "bad_move_number",
-                    f"{match[1]}.: expected {expected}. after {len(tokens)} actions "
+                    f"{match[1][:12]}.: expected {expected}. after {len(tokens)} actions "
                     f"({players} actions a number)",
                     line,
                 )
@@ -189,14 +203,23 @@ def _movetext_tokens(
                 continue
         if word.startswith("[") or word.startswith("{") or word.startswith(";"):
             raise RecordError("bad_notation", f"{word[:20]}: not an action", line, len(tokens) + 1)
+        if max_actions is not None and len(tokens) >= max_actions:
+            raise RecordError(
+                "too_many_actions",
+                f"a game has at most {max_actions} actions (MAX_GAME_ACTIONS); "
+                "nothing was replayed",
+                line,
+                len(tokens) + 1,
+            )
         tokens.append((word, line))
 
 
-def parse_records(text: str) -> list[Record]:
+def parse_records(text: str, max_actions: int | None = None) -> list[Record]:
     """Every record of ``text`` (one or several); RecordError at the first problem.
 
     Each record: tag lines ``[Name "value"]`` (a ``Size`` tag at least), then the
-    movetext. Nothing is replayed here: ``replay`` checks the rules.
+    movetext. Nothing is replayed here: ``replay`` checks the rules. ``max_actions``: a
+    record with more actions is refused (``too_many_actions``) while it is read.
     """
     if len(text) > MAX_RECORD_CHARS:
         raise RecordError("too_long", f"a record file has at most {MAX_RECORD_CHARS} characters")
@@ -213,9 +236,9 @@ def parse_records(text: str) -> list[Record]:
             return
         players = 2
         if "Players" in tags and tags["Players"].strip() in ("2", "4"):
-            players = int(tags["Players"])
+            players = int(tags["Players"].strip())
         for raw, number in raw_lines:
-            _movetext_tokens(raw, number, tokens, players)
+            _movetext_tokens(raw, number, tokens, players, max_actions)
         records.append(_build(tags, tokens, tag_line))
 
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -294,7 +317,8 @@ def played(record: Record) -> tuple[list[GameState], list[tuple[Seat, str]]]:
     movers: list[tuple[Seat, str]] = []
     for number, text in enumerate(record.actions, start=1):
         if text is None:
-            raise RecordError("hidden_action", "this action is hidden", action=number)
+            line = record.lines[number - 1] if number <= len(record.lines) else None
+            raise RecordError("hidden_action", "this action is hidden", line, number)
         seat = state.turn
         try:
             action = state.play_notation(text)
@@ -302,7 +326,8 @@ def played(record: Record) -> tuple[list[GameState], list[tuple[Seat, str]]]:
             message = _NAMES.sub(
                 lambda m: _record_name(m[0], record), str(error)
             )  # the engine names squares and walls on the server's board
-            raise RecordError("illegal_action", message, action=number) from None
+            line = record.lines[number - 1] if number <= len(record.lines) else None
+            raise RecordError("illegal_action", message, line, number) from None
         assert seat is not None
         movers.append((seat, action.kind))
         positions.append(state.copy())

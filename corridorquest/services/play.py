@@ -31,6 +31,7 @@ from corridorquest.services.game_access import (
     require_status,
 )
 from corridorquest.services.game_views import game_view, history_view, visibility_for
+from corridorquest.services.games import cancel_game
 from corridorquest.services.unit_of_work import GameWrite, WriteResult, write_game
 from corridorquest.store.game_rows import ActionRow
 from corridorquest.store.models import GameAction, utcnow
@@ -64,9 +65,15 @@ def _finish(loaded: LoadedGame, now: Any) -> GameFinished:
 
 
 def _play(
-    work: GameWrite, user: CurrentUser, kind: str, text: str, base_revision: int | None
+    work: GameWrite,
+    user: CurrentUser,
+    kind: str,
+    text: str,
+    base_revision: int | None,
+    max_actions: int,
 ) -> tuple[int, dict[str, Any]]:
-    """The rule: the player to move plays `text`; the engine decides the rest."""
+    """The rule: the player to move plays `text`; the engine decides the rest. A game
+    that reaches `max_actions` (MAX_GAME_ACTIONS) without a winner is cancelled."""
     loaded = work.loaded
     game = loaded.game
     player = require_player(loaded, user)
@@ -124,6 +131,11 @@ def _play(
     if state.is_finished:
         work.emit(_finish(loaded, now))
         loaded.save_game()
+    elif state.ply >= max_actions:  # MAX_GAME_ACTIONS: no game goes on for ever
+        game.revision += 1
+        reason = f"no winner after {state.ply} actions, the most a game may have"
+        work.emit(cancel_game(loaded, None, reason))
+        loaded.save_game()
     else:
         assert next_user is not None
         game.turn_user = next_user.id
@@ -148,7 +160,7 @@ async def play(
         raise Unprocessable("invalid_notation", f"{kind}: the type is move, jump or wall")
     return await write_game(
         ctx, user, key, "play", game_id,
-        lambda work: _play(work, user, kind, text, base_revision),
+        lambda work: _play(work, user, kind, text, base_revision, ctx.settings.max_game_actions),
     )
 
 
@@ -158,17 +170,46 @@ async def history(
     game_id: int,
     invitation_code: str | None = None,
     after: int = 0,
+    limit: int | None = None,
 ) -> list[dict[str, Any]]:
     """Every action of the game, as the caller may see it, in play order; `after`: only
-    the actions after the one numbered `after` (`n`)."""
+    the actions after the one numbered `after` (`n`); `limit`: at most that many."""
 
     def read() -> list[dict[str, Any]]:
         loaded = load_visible(game_id, user, invitation_code)
-        rows = list(
+        query = (
             GameAction.select()
             .where((GameAction.game == game_id) & (GameAction.n > after))
             .order_by(GameAction.n)
         )
-        return history_view(loaded, rows, user.id)
+        if limit is not None:
+            query = query.limit(limit)
+        return history_view(loaded, list(query), user.id)
+
+    return await ctx.store.transaction(read)
+
+
+async def history_page(
+    ctx: ServiceContext,
+    user: CurrentUser,
+    game_id: int,
+    invitation_code: str | None,
+    after: int,
+    limit: int,
+) -> tuple[list[dict[str, Any]], bool]:
+    """`GET /games/{id}/actions`: at most `limit` actions after the one numbered `after`,
+    and whether more follow."""
+    found = await history(ctx, user, game_id, invitation_code, after, limit + 1)
+    return found[:limit], len(found) > limit
+
+
+async def action_count(
+    ctx: ServiceContext, user: CurrentUser, game_id: int, invitation_code: str | None = None
+) -> int:
+    """How many actions the game has (a game the caller may see: else 404)."""
+
+    def read() -> int:
+        load_visible(game_id, user, invitation_code)
+        return int(GameAction.select().where(GameAction.game == game_id).count())
 
     return await ctx.store.transaction(read)

@@ -1,13 +1,15 @@
 """The board at an earlier action, and the legal actions a player can know of.
 
 - `show_position`: `GET /games/{id}?at=N`, the game after its first N actions, replayed
-  from the stored history and shown with the same rules of hidden information as the
-  current game (during play a viewer sees only what it may see; a finished game reveals
-  everything; of a masked game in play only the current position: the boards action by
-  action would list the walls in the order they were placed, which tells whose each
-  one is: 409 `position_hidden_during_play`). Walls left at an earlier action count the
-  walls placed by then and the wall trades closed before the next action; markers are
-  notes, not part of a position, and are not shown at earlier actions.
+  from the stored history (in the replay worker process, from the nearest position it
+  keeps: services/replay_runs.py, records/position_cache.py) and shown with the same
+  rules of hidden information as the current game (during play a viewer sees only what
+  it may see; a finished game reveals everything; of a masked game in play only the
+  current position: the boards action by action would list the walls in the order they
+  were placed, which tells whose each one is: 409 `position_hidden_during_play`). Walls
+  left at an earlier action count the walls placed by then and the wall trades closed
+  before the next action; markers are notes, not part of a position, and are not shown
+  at earlier actions.
 - `legal_actions`: `GET /games/{id}/legal-actions`, the moves, jumps and walls of the
   asking player computed from what that player may know (SPEC §4): a wall it cannot
   see is left out of the position, so the answer never reveals one (an action that
@@ -16,9 +18,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from corridorquest.engine import GameState, PlaceWall, Seat, initial_walls
+from corridorquest.records import worker
+from corridorquest.records.position_cache import Key
+from corridorquest.services import replay_runs
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, Unprocessable
@@ -29,9 +35,8 @@ from corridorquest.services.game_access import (
     require_status,
 )
 from corridorquest.services.game_views import LAST_ACTIONS, game_view, visibility_for
+from corridorquest.store.game_rows import played_actions
 from corridorquest.store.models import GameAction, WallOffer
-
-_PLENTY = 10_000  # walls in hand while replaying (bought walls are not in the history)
 
 
 def traded_walls(loaded: LoadedGame, actions: int | None) -> dict[Seat, int]:
@@ -54,54 +59,66 @@ def traded_walls(loaded: LoadedGame, actions: int | None) -> dict[Seat, int]:
     return change
 
 
-def replay(loaded: LoadedGame, rows: list[GameAction]) -> GameState:
-    """The position after `rows` (the game's first actions, in order)."""
-    current = loaded.state
-    assert current is not None
-    game = loaded.game
-    state = GameState.new(size=game.size, players=game.players, first=current.first)
-    placed = dict.fromkeys(state.seats, 0)
-    for row in rows:
-        seat = Seat(row.seat)
-        state.turn = seat  # passes are implied by who acted next
-        state.walls_left[seat] = _PLENTY
-        state.play_notation(row.notation, row.type)
-        if row.type == "wall":
-            placed[seat] += 1
-    start = initial_walls(game.size, game.players)
-    state.walls_left = {seat: max(0, start - placed[seat]) for seat in state.seats}
-    return state
+@dataclass
+class _Stored:
+    """What a replay at `at` reads of a game (in a transaction, on the loop)."""
+
+    loaded: LoadedGame
+    key: Key
+    rows: list[tuple[str, str, str]]  # (seat, type, notation) of the first `at` actions
+    last: list[GameAction]  # the last LAST_ACTIONS actions up to `at`
+    total: int  # the game's actions
+    next_seat: str | None  # the seat of action at + 1
 
 
-def _position(loaded: LoadedGame, viewer_id: int, at: int) -> dict[str, Any]:
+def _stored(game_id: int, user: CurrentUser, code: str | None, at: int) -> _Stored:
+    loaded = load_visible(game_id, user, code)
     game = loaded.game
     if loaded.state is None:
         require_status(loaded, "started", "finished")
-    rows = list(
-        GameAction.select().where(GameAction.game == game.id).order_by(GameAction.n)
-    )
-    if at > len(rows):
+    assert loaded.state is not None
+    actions = GameAction.select().where(GameAction.game == game.id)
+    total = actions.count()
+    if at > total:
         raise Unprocessable(
             "invalid_action_number",
-            f"game {game.id} has {len(rows)} actions: 'at' takes 0 to {len(rows)}",
+            f"game {game.id} has {total} actions: 'at' takes 0 to {total}",
         )
-    if at < len(rows) and not visibility_for(loaded, viewer_id).shows_earlier_positions:
+    if at < total and not visibility_for(loaded, user.id).shows_earlier_positions:
         raise Conflict(
             "position_hidden_during_play",
             f"game {game.id} is masked: its earlier positions are shown once it is finished",
         )
-    earlier = rows[:at]
-    state = replay(loaded, earlier)
-    trades = traded_walls(loaded, at if at < len(rows) else None)
+    key = (game.id, str(game.started_at))
+    rows = played_actions(game.id, at)
+    last = list(
+        actions.where((GameAction.n > at - LAST_ACTIONS) & (GameAction.n <= at)).order_by(
+            GameAction.n
+        )
+    )
+    following = (
+        GameAction.select(GameAction.seat)
+        .where((GameAction.game == game.id) & (GameAction.n == at + 1))
+        .first()
+    )
+    next_seat = following.seat if following is not None else None
+    return _Stored(loaded, key, rows, last, total, next_seat)
+
+
+def _position(stored: _Stored, state: GameState, viewer_id: int, at: int) -> dict[str, Any]:
+    loaded = stored.loaded
+    game = loaded.game
+    assert loaded.state is not None
+    trades = traded_walls(loaded, at if at < stored.total else None)
     for seat, change in trades.items():
         state.walls_left[seat] = max(0, state.walls_left[seat] + change)
-    if at < len(rows):
-        state.turn = Seat(rows[at].seat)
+    if stored.next_seat is not None:
+        state.turn = Seat(stored.next_seat)
         state.winner = None
     else:
-        state.turn = loaded.state.turn if loaded.state is not None else None
+        state.turn = loaded.state.turn
     shown = LoadedGame(game=game, players=loaded.players, state=state)
-    view = game_view(shown, viewer_id, earlier[-LAST_ACTIONS:])
+    view = game_view(shown, viewer_id, stored.last)
     view["markers"] = []
     view["at"] = at
     turn_user = shown.user_at(state.turn) if state.turn is not None else None
@@ -117,12 +134,27 @@ async def show_position(
     at: int,
     invitation_code: str | None = None,
 ) -> dict[str, Any]:
-    """The game after its first `at` actions, as the caller may see it."""
+    """The game after its first `at` actions, as the caller may see it.
 
-    def read() -> dict[str, Any]:
-        return _position(load_visible(game_id, user, invitation_code), user.id, at)
-
-    return await ctx.store.transaction(read)
+    Three steps: the actions are read, replayed in the replay worker process (from the
+    nearest position it keeps: records/position_cache.py; services/replay_runs.py), and
+    the view is made in a second transaction (it reads the players' names and offers)."""
+    stored = await ctx.store.transaction(_stored, game_id, user, invitation_code, at)
+    game = stored.loaded.game
+    first = stored.loaded.state.first if stored.loaded.state is not None else Seat.SOUTH
+    state = GameState.new(size=game.size, players=game.players, first=first)
+    placed: dict[str, int] = {}
+    if stored.rows:
+        data, placed = await replay_runs.run(
+            worker.replay_stored, stored.key, game.size, game.players, first.value,
+            stored.rows, at,
+        )
+        state = GameState.from_dict(data)
+    start = initial_walls(game.size, game.players)
+    state.walls_left = {
+        seat: max(0, start - placed.get(seat.value, 0)) for seat in state.seats
+    }
+    return await ctx.store.transaction(_position, stored, state, user.id, at)
 
 
 def _legal(loaded: LoadedGame, user: CurrentUser) -> dict[str, Any]:

@@ -9,20 +9,24 @@ its admin is the importer, and its actions are stored under the importer's accou
 from __future__ import annotations
 
 import json
+import math
+from datetime import timedelta
 
-from corridorquest.engine import GameState, Seat, assign_seats
-from corridorquest.records import Record, RecordError, parse_records, played
+from corridorquest.engine import Seat, assign_seats
+from corridorquest.records import worker
+from corridorquest.services import replay_runs
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
-from corridorquest.services.errors import Unprocessable
+from corridorquest.services.errors import Conflict, Forbidden, RateLimited, Unprocessable
+from corridorquest.store import fast
+from corridorquest.store.imported_rows import imported_actions, imported_since
 from corridorquest.store.models import Game, GameAction, utcnow
 
 MAX_RECORDS = 100  # games in one import
-
-
-def _refusal(error: RecordError, index: int | None) -> Unprocessable:
-    message = str(error) if index is None else f"record {index}, {error}"
-    return Unprocessable(error.reason, message, line=error.line, action=error.action, record=index)
+# actions of all the games of one import: its rows are written in one transaction, which
+# on SQLite runs on the event loop (about 50 ms for this many)
+MAX_IMPORT_ACTIONS = 10_000
+DAY = timedelta(days=1)
 
 
 def _seed_for(first: Seat, players: int) -> int:
@@ -33,57 +37,57 @@ def _seed_for(first: Seat, players: int) -> int:
     return seed
 
 
-def checked(text: str) -> list[tuple[Record, GameState, list[tuple[Seat, str]]]]:
-    """Every record of `text` replayed: (record, final position, seat and kind of each
-    action). 422 with the reason, the line and the action at the first problem."""
-    try:
-        records = parse_records(text)
-    except RecordError as error:
-        raise _refusal(error, None) from None
-    if len(records) > MAX_RECORDS:
-        raise Unprocessable(
-            "too_many_records",
-            f"at most {MAX_RECORDS} games in one import ({len(records)})",
-            line=None,
-            action=None,
-            record=None,
+def _within_limits(ctx: ServiceContext, user: CurrentUser, games: int, actions: int) -> None:
+    """429 `import_limit` past IMPORTS_PER_DAY games in 24 hours; 409
+    `import_quota_exceeded` past IMPORTED_ACTIONS_QUOTA actions kept."""
+    settings = ctx.settings
+    if settings.imports_per_day == 0:
+        raise Forbidden("imports_off", "this server does not import games (IMPORTS_PER_DAY=0)")
+    now = utcnow()
+    recent = imported_since(user.id, now - DAY)
+    if len(recent) + games > settings.imports_per_day:
+        # the time until enough of the day's imports leave the window (a day when this
+        # import alone is over the limit)
+        freed = len(recent) + games - settings.imports_per_day
+        wait = recent[freed - 1] + DAY - now if freed <= len(recent) else DAY
+        raise RateLimited(
+            "import_limit",
+            f"you may import {settings.imports_per_day} games in 24 hours; you imported "
+            f"{len(recent)} and this import holds {games}",
+            retry_after=max(1, math.ceil(wait.total_seconds())),
         )
-    index_of = (lambda i: i) if len(records) > 1 else (lambda i: None)
-    found = []
-    for index, record in enumerate(records, start=1):
-        try:
-            positions, movers = played(record)
-        except RecordError as error:
-            raise _refusal(error, index_of(index)) from None
-        final = positions[-1]
-        where = f"record {index}: " if len(records) > 1 else ""
-        if final.winner is None:
-            raise Unprocessable(
-                "unfinished_record",
-                f"{where}the game has no winner after its {len(record.actions)} actions "
-                "(only finished games are imported)",
-                line=None,
-                action=None,
-                record=index_of(index),
-            )
-        result = record.tags.get("Result", "*").strip().lower()
-        if result not in ("*", "") and result != final.winner.value:
-            raise Unprocessable(
-                "result_mismatch",
-                f"{where}Result says {result}, but {final.winner.value} wins the game",
-                line=None,
-                action=None,
-                record=index_of(index),
-            )
-        found.append((record, final, movers))
-    return found
+    kept = imported_actions(user.id)
+    if kept + actions > settings.imported_actions_quota:
+        raise Conflict(
+            "import_quota_exceeded",
+            f"your imported games may keep {settings.imported_actions_quota} actions on this "
+            f"server; they keep {kept} and this import holds {actions}",
+            quota=settings.imported_actions_quota,
+            used=kept,
+        )
 
 
 async def import_records(ctx: ServiceContext, user: CurrentUser, text: str) -> list[int]:
-    """Import every game of `text` (all or none); the ids of the new games."""
-    games = checked(text)
+    """Import every game of `text` (all or none); the ids of the new games.
+
+    Reading and replaying run in the replay worker process (services/replay_runs.py), off
+    the event loop; the limits are checked before (a quick check that nothing more may be
+    imported at all) and again in the write's transaction."""
+    await ctx.store.transaction(_within_limits, ctx, user, 1, 0)
+    found = await replay_runs.run(
+        worker.check_import, text, ctx.settings.max_game_actions, MAX_RECORDS,
+        MAX_IMPORT_ACTIONS,
+    )
+    if isinstance(found, worker.Refusal):
+        raise Unprocessable(
+            found.reason, found.message, line=found.line, action=found.action,
+            record=found.record,
+        )
+    games = [(item.record, item.final, item.movers) for item in found]
+    actions = sum(len(record.actions) for record, _, _ in games)
 
     def write() -> list[int]:
+        _within_limits(ctx, user, len(games), actions)
         ids = []
         now = utcnow()
         for record, final, movers in games:
@@ -93,29 +97,23 @@ async def import_records(ctx: ServiceContext, user: CurrentUser, text: str) -> l
                 players=record.players,
                 admin=user.id,
                 seed=_seed_for(record.first, record.players),
-                state=final.to_json(),
+                state=final,
                 created_at=now,
                 started_at=now,
                 finished_at=now,
                 imported=json.dumps(record.tags, sort_keys=True),
                 rated=False,  # its players are names, not accounts
             )
-            rows = [
-                {
-                    "game": game.id,
-                    "n": n,
-                    "seat": seat.value,
-                    "user": user.id,
-                    "type": kind,
-                    "notation": text,
-                    "at": now,
-                }
-                for n, (text, (seat, kind)) in enumerate(
-                    zip(record.actions, movers, strict=True), start=1
-                )
-            ]
-            for start in range(0, len(rows), 200):
-                GameAction.insert_many(rows[start : start + 200]).execute()
+            fast.insert_many(
+                GameAction,
+                ("game", "n", "seat", "user", "type", "notation", "at"),
+                [
+                    (game.id, n, seat, user.id, kind, action, now)
+                    for n, (action, (seat, kind)) in enumerate(
+                        zip(record.actions, movers, strict=True), start=1
+                    )
+                ],
+            )
             ids.append(game.id)
         return ids
 

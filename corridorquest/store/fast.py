@@ -292,6 +292,35 @@ def insert(model: type[pw.Model], **values: Any) -> None:
     execute(sql, params)
 
 
+def insert_many(model: type[pw.Model], names: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """INSERT many rows, each the values of the fields `names` (one prepared statement run
+    for every row: an imported game's thousands of actions in milliseconds, where
+    peewee's `insert_many` builds SQL text for about 0.1 ms a value)."""
+    key = ("insert", model, tuple(names), type(_db()))
+    cached = _write_cache.get(key)
+    if cached is None:
+        fields = [model._meta.fields[name] for name in names]
+        columns = ", ".join(f'"{f.column_name}"' for f in fields)
+        marks = ", ".join("?" for _ in fields)
+        cached = _write_sql(
+            key, model, fields, lambda: f"INSERT INTO {table(model)} ({columns}) VALUES ({marks})"
+        )
+    sql, converters = cached
+    params = [tuple(to_db(v) for to_db, v in zip(converters, row, strict=True)) for row in rows]
+    db = _db()
+    if not isinstance(db, pw.SqliteDatabase):
+        db.cursor().executemany(sql, params)
+        return
+    conn = db._state.conn
+    if conn is None:
+        conn = db.connection()
+    try:
+        conn.executemany(sql, params)
+    except Exception:
+        with pw.__exception_wrapper__:
+            raise
+
+
 def _update_sql(key: tuple[Any, ...], model: type[pw.Model],
                 names: Sequence[str]) -> tuple[str, tuple[Any, ...]]:
     cached = _write_cache.get(key)

@@ -194,6 +194,19 @@ _ACTIONS_SQL = (
 _ACTION_PLAN = fast.row_plan(_ACTION_FIELDS)
 
 
+_PLAYED_SQL = (
+    f'SELECT "seat", "type", "notation" FROM {fast.table(GameAction)} '
+    'WHERE "game_id" = ? AND "n" <= ? ORDER BY "n"'
+)
+
+
+def played_actions(game_id: int, upto: int) -> list[tuple[str, str, str]]:
+    """(seat, type, notation) of the game's first `upto` actions, in play order: what a
+    replay needs (thousands of rows of a long game, without building a model each)."""
+    sql = _PLAYED_SQL if fast.is_sqlite() else _PLAYED_SQL.replace("?", "%s")
+    return [tuple(row) for row in fast.execute(sql, (game_id, upto)).fetchall()]
+
+
 _SINCE_SQL = (
     "SELECT "
     + ", ".join(f'"{field.column_name}"' for field in _ACTION_FIELDS)

@@ -12,7 +12,7 @@ from sanic_ext import openapi
 from corridorquest.callers import services
 from corridorquest.services import ratings
 from corridorquest.services.errors import NotFound, Unprocessable
-from corridorquest.services.play import history
+from corridorquest.services.play import action_count
 from corridorquest.web.analysis_values import analysis_values
 from corridorquest.web.best_values import best_here
 from corridorquest.web.game_data import (
@@ -43,7 +43,7 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
     replay = view["status"] == "finished"
     code = page_code(request)
     rematch = rematch_words(user, view) if replay and may_ask_rematch(user, view) else None
-    actions = len(await history(services(request), user, game_id, code)) if replay else 0
+    actions = await action_count(services(request), user, game_id, code) if replay else 0
     at = actions
     if replay:  # ?at=N: the replay at that step (ignored while the game is live)
         try:
@@ -91,7 +91,7 @@ async def game_fragment(request: Request, game_id: int) -> HTTPResponse:
         return html("", status=404)
     best = None
     if view["status"] == "finished" and "at" in request.args:
-        actions = len(await history(services(request), user, game_id, page_code(request)))
+        actions = await action_count(services(request), user, game_id, page_code(request))
         try:
             at = requested_step(request, actions)
         except Unprocessable as error:
