@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -53,6 +52,7 @@ from corridorquest.services.bot_users import (
 )
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, NotFound, ServiceError, Unprocessable
+from corridorquest.worker_processes import shutdown_pool, worker_pool
 
 log = logging.getLogger("corridorquest.bots")
 
@@ -87,13 +87,8 @@ class BotDriver:
         self.pace = BotsOnlyPace(ctx.settings.bots_only_pace)
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        # spawn: a fresh interpreter that imports worker.py alone (no fork of a server with
-        # threads and database connections; works inside the pyz too)
-        return ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=worker.start_worker,
-        )
+        # spawned processes that import worker.py alone and end when the server ends
+        return worker_pool(self.workers, worker.start_worker)
 
     # -- starting and stopping ----------------------------------------------------------
 
@@ -120,11 +115,7 @@ class BotDriver:
 
     @staticmethod
     def _shutdown_pool(pool: ProcessPoolExecutor) -> None:
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:  # a search still running (a stop, a time cap) ends now
-            with contextlib.suppress(Exception):
-                process.terminate()
+        shutdown_pool(pool)  # a search still running (a stop, a time cap) ends now
 
     # -- what wakes the driver ---------------------------------------------------------
 
