@@ -240,6 +240,13 @@ class Settings(BaseSettings):
         ge=1,
         description="Games waiting for players that one user may have created at a time.",
     )
+    max_bots_only_games: int = Field(
+        3,
+        ge=0,
+        description="Games of bots only (join: false) that one user may have being played "
+        "at a time; one more is refused with 409 too_many_bots_only_games. 0: nobody may "
+        "start one.",
+    )
     invitation_mails_per_hour: int = Field(
         40, ge=1, description="Invitation e-mails one user may have sent per hour."
     )

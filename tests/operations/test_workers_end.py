@@ -11,6 +11,7 @@ CQ_TEST_DATABASE_URL is set.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -30,9 +31,9 @@ def _command_line(pid: int) -> str:
         return ""
 
 
-def _wait_for(what: str, found: object, timeout: float = 60.0) -> None:
+def _wait_for(what: str, found: Callable[[], bool], timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
-    while not found():  # type: ignore[operator]
+    while not found():
         assert time.monotonic() < deadline, f"waited in vain for {what}"
         time.sleep(0.05)
 
