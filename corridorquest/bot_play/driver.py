@@ -32,6 +32,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 from collections import OrderedDict
 from typing import Any
 
@@ -43,7 +46,7 @@ from corridorquest.bots import SeatView
 from corridorquest.bots.view import edge_between
 from corridorquest.engine import parse_square
 from corridorquest.events import ActionPlayed, GameStarted, OfferMade
-from corridorquest.services import games, markers, play, trading
+from corridorquest.services import bot_turns, games, markers, play, trading
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.bot_users import (
     bot_to_move,
@@ -77,6 +80,8 @@ class BotDriver:
     def __init__(self, ctx: ServiceContext, workers: int) -> None:
         self.ctx = ctx
         self.slots = WorkerSlots(workers)
+        # this driver in the claims on bot turns (services/bot_turns.py)
+        self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
         self.bot_ids: set[int] = set()
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.again: set[int] = set()
@@ -211,7 +216,12 @@ class BotDriver:
                 refused, seen = [], revision
                 seat_view = SeatView.from_dict({**seat_view.to_dict(), "refused": []})
             priority = BOTS_ONLY if bots_only(view) else PERSON
-            kind, text = await self._choose(bot, game_id, seat_view, level, revision, priority)
+            chosen = await self._choose(bot, game_id, seat_view, level, revision, priority)
+            if chosen is None:  # another process claimed this turn: it computes and plays it
+                log.info("bots: game %d, revision %d: claimed by another process",
+                         game_id, revision)
+                return
+            kind, text = chosen
             wait = self.pace.wait(game_id, view)
             if wait > 0:  # a game of bots only, played at its spectators' pace
                 await asyncio.sleep(wait)
@@ -254,14 +264,19 @@ class BotDriver:
     async def _choose(
         self, bot: CurrentUser, game_id: int, seat_view: SeatView, level: int, revision: int,
         priority: int,
-    ) -> tuple[str, str]:
+    ) -> tuple[str, str] | None:
         """(kind, notation) from a worker (once a slot is free: `slots.py`); a legal
-        fallback when it fails (a warning)."""
+        fallback when it fails (a warning). None when another process has claimed the
+        turn (`services/bot_turns.py`): one computation per bot move."""
+        cap = self.ctx.settings.bot_time_cap
         try:
-            kind, text, warning = await self.slots.run(
-                priority, self.ctx.settings.bot_time_cap, worker.choose_action,
-                seat_view.to_dict(), level, move_seed(game_id, revision),
-            )
+            async with self.slots.taken(priority) as slot:
+                if not await self._claim(game_id, revision, cap):
+                    return None
+                kind, text, warning = await self.slots.compute(
+                    slot, cap, worker.choose_action, seat_view.to_dict(), level,
+                    move_seed(game_id, revision),
+                )
         except asyncio.CancelledError:
             raise
         except Exception as error:  # the worker died, or its search passed the cap
@@ -272,6 +287,20 @@ class BotDriver:
         if warning:
             log.warning("bots: %s in game %d: %s", bot.username, game_id, warning)
         return kind, text
+
+    async def _claim(self, game_id: int, revision: int, cap: float) -> bool:
+        """Whether this driver computes the bot move at `revision` (its claim taken); a
+        claim that cannot be written (the game deleted, the database away) is left to the
+        next sweep."""
+        try:
+            return bool(await self.ctx.store.transaction(
+                bot_turns.claim_turn, game_id, revision, self.owner, cap
+            ))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bots: game %d, revision %d: cannot claim the turn", game_id, revision)
+            return False
 
     # -- wall offers ----------------------------------------------------------------------
 

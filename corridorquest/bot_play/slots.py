@@ -11,17 +11,19 @@ move, a judged trade) first waits for a free slot, in this order:
   game, however busy, cannot starve another.
 
 Only then does BOT_TIME_CAP start: the cap counts the search's own time, never the time
-spent queued behind other games. A search past the cap ends its own process (its slot gets
+spent queued behind other games, nor the start of a slot's process (a fresh interpreter:
+up to seconds on a busy machine). A search past the cap ends its own process (its slot gets
 a new one); the searches of other games in the other slots go on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -37,6 +39,7 @@ T = TypeVar("T")
 class WorkerSlots:
     def __init__(self, workers: int) -> None:
         self.pools: list[ProcessPoolExecutor] = [self._new_pool() for _ in range(workers)]
+        self._started: list[Future[bool] | None] = [None] * workers  # its process is up
         self._free = list(range(workers))
         self._waiting: list[tuple[int, int, asyncio.Future[int]]] = []  # a heap
         self._order = itertools.count()
@@ -51,22 +54,38 @@ class WorkerSlots:
 
     async def run(self, priority: int, cap: float, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` in a worker process once a slot is free (`priority` order, then
-        first come first served), given `cap` seconds of the slot. Raises TimeoutError past
-        the cap (that slot's process is replaced) and what the worker raised."""
+        first come first served), given `cap` seconds of the slot."""
+        async with self.taken(priority) as slot:
+            return await self.compute(slot, cap, work, *args)
+
+    @contextlib.asynccontextmanager
+    async def taken(self, priority: int) -> AsyncIterator[int]:
+        """A free slot (waiting for one in `priority` order, then first come first
+        served), held until the block ends."""
         slot = await self._take(priority)
         try:
-            pool = self.pools[slot]
-            try:
-                return await asyncio.wait_for(
-                    asyncio.get_running_loop().run_in_executor(pool, work, *args), cap
-                )
-            except (TimeoutError, BrokenProcessPool):
-                if self.pools[slot] is pool:  # this slot's process only: the others go on
-                    self.pools[slot] = self._new_pool()
-                    shutdown_pool(pool)
-                raise
+            yield slot
         finally:
             self._give_back(slot)
+
+    async def compute(self, slot: int, cap: float, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` in the process of `slot` (taken), given `cap` seconds. Raises
+        TimeoutError past the cap (that slot's process is replaced) and what the worker
+        raised."""
+        pool = self.pools[slot]
+        try:
+            if self._started[slot] is None:  # the process starts (an interpreter: not capped)
+                self._started[slot] = pool.submit(worker.ready)
+            await asyncio.wrap_future(self._started[slot])
+            return await asyncio.wait_for(
+                asyncio.get_running_loop().run_in_executor(pool, work, *args), cap
+            )
+        except (TimeoutError, BrokenProcessPool):
+            if self.pools[slot] is pool:  # this slot's process only: the others go on
+                self.pools[slot] = self._new_pool()
+                self._started[slot] = None
+                shutdown_pool(pool)
+            raise
 
     async def _take(self, priority: int) -> int:
         if self._free and not self.queued():

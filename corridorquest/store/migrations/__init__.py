@@ -80,6 +80,8 @@ STEPS: list[Step] = [
      schema.user_changes),
     (24, "a move's system message is made from its action when read, not stored",
      schema.move_messages_derived),
+    (28, "which server process computes a bot's move: a claim with a lease (issue 48)",
+     schema.bot_turn_claims),
 ]
 
 
