@@ -340,7 +340,8 @@ class Settings(BaseSettings):
         1,
         ge=0,
         description="Worker processes that compute the bots' moves (SPEC §13), off the "
-        "server's event loop. 0: the bots play in no process of this server (another "
+        "server's event loop; one more serves people's games only. 0: the bots play in no "
+        "process of this server (another "
         "process of the same database plays them, or nobody: their games wait).",
     )
     bot_safety_interval: Seconds = Field(

@@ -1,14 +1,17 @@
 """The bots' worker processes as slots, and the fair queue in front of them (issue 48 item 14).
 
-BOT_WORKERS slots, each a pool of one spawned worker process
-(`corridorquest/worker_processes.py`: it ends with the server). A computation (a bot's
-move, a judged trade) first waits for a free slot, in this order:
+BOT_WORKERS slots and one more kept for people's games, each a pool of one spawned worker
+process (`corridorquest/worker_processes.py`: it ends with the server; started at its
+first computation). A computation (a bot's move, a judged trade) first waits for a free
+slot, in this order:
 
 - people's games before games of bots only (a person waits for the answer; a game of bots
   only is watched at a pace anyway): priority `PERSON`, then `BOTS_ONLY`;
 - within a priority, first come first served. The driver has at most one computation of
   a game waiting (one drive per game), and a game that was served goes to the back: one
-  game, however busy, cannot starve another.
+  game, however busy, cannot starve another;
+- the slot kept for people's games takes no game of bots only: a person's bot never waits
+  for a level-6 search of a game of bots only to end (seconds on a busy machine).
 
 Only then does BOT_TIME_CAP start: the cap counts the search's own time, never the time
 spent queued behind other games, nor the start of a slot's process (a fresh interpreter:
@@ -38,9 +41,12 @@ T = TypeVar("T")
 
 class WorkerSlots:
     def __init__(self, workers: int) -> None:
-        self.pools: list[ProcessPoolExecutor] = [self._new_pool() for _ in range(workers)]
-        self._started: list[Future[bool] | None] = [None] * workers  # its process is up
+        self.general = workers  # slots 0..workers-1 serve every game; the last, people's only
+        slots = workers + 1
+        self.pools: list[ProcessPoolExecutor] = [self._new_pool() for _ in range(slots)]
+        self._started: list[Future[bool] | None] = [None] * slots  # its process is up
         self._free = list(range(workers))
+        self._people_free = [workers]
         self._waiting: list[tuple[int, int, asyncio.Future[int]]] = []  # a heap
         self._order = itertools.count()
 
@@ -88,6 +94,8 @@ class WorkerSlots:
             raise
 
     async def _take(self, priority: int) -> int:
+        if priority == PERSON and self._people_free:
+            return self._people_free.pop()
         if self._free and not self.queued():
             return self._free.pop()
         waiter: asyncio.Future[int] = asyncio.get_running_loop().create_future()
@@ -100,12 +108,18 @@ class WorkerSlots:
             raise
 
     def _give_back(self, slot: int) -> None:
+        people_only = slot >= self.general
         while self._waiting:
-            _, _, waiter = heapq.heappop(self._waiting)
-            if not waiter.done():
-                waiter.set_result(slot)
-                return
-        self._free.append(slot)
+            priority, _, waiter = self._waiting[0]
+            if waiter.done():
+                heapq.heappop(self._waiting)
+                continue
+            if people_only and priority != PERSON:
+                break  # (the heap's first is a person's when there is one)
+            heapq.heappop(self._waiting)
+            waiter.set_result(slot)
+            return
+        (self._people_free if people_only else self._free).append(slot)
 
     def close(self) -> None:
         """End every worker process (a search still running ends now)."""
