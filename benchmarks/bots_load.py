@@ -63,8 +63,9 @@ def start_server(work: Path, port: int, settings: dict[str, str]) -> subprocess.
     )
     env.update(settings)
     with open(work / "server.log", "wb") as out:
+        # cwd: `python -m` puts it first on sys.path, before PYTHONPATH (ROOT)
         process = subprocess.Popen([sys.executable, "-m", "corridorquest", "serve"], env=env,
-                                   stdout=out, stderr=subprocess.STDOUT)
+                                   stdout=out, stderr=subprocess.STDOUT, cwd=work)
     deadline = time.monotonic() + STARTUP_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -187,6 +188,7 @@ def main() -> None:
     parser.add_argument("--bots-only-pace", default=None, help="BOTS_ONLY_PACE (default 1 s)")
     parser.add_argument("--bot-workers", default="1")
     parser.add_argument("--poll", type=float, default=0.02)
+    parser.add_argument("--log", type=Path, default=None, help="keep the server's log here")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="cq-bots-load-") as tmp:
@@ -215,7 +217,10 @@ def main() -> None:
                 server.wait(15)
             except subprocess.TimeoutExpired:
                 server.kill()
-        log = (work / "server.log").read_text(errors="replace").splitlines()
+        text = (work / "server.log").read_text(errors="replace")
+        if args.log is not None:
+            args.log.write_text(text)
+        log = text.splitlines()
     fallback = [line for line in log if "the worker failed" in line or "search failed" in line]
     mine = [line for line in fallback if any(f"in game {g}:" in line for g in games)]
     print(f"games of bots only: {args.games} at levels {args.levels[0]}-{args.levels[1]}, "
