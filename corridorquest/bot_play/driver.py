@@ -293,8 +293,10 @@ class BotDriver:
         claim that cannot be written (the game deleted, the database away) is left to the
         next sweep."""
         try:
+            # (the lease covers the search and a game of bots only's pace before its move)
+            lease = cap + self.ctx.settings.bots_only_pace
             return bool(await self.ctx.store.transaction(
-                bot_turns.claim_turn, game_id, revision, self.owner, cap
+                bot_turns.claim_turn, game_id, revision, self.owner, lease
             ))
         except asyncio.CancelledError:
             raise
