@@ -5,8 +5,9 @@ One worker process, a time cap of 2 s, and twelve unpaced games of bots only at 
 and 5 on 9x9 (each move tens of milliseconds of CPU, more on a busy machine where the
 workers get only the idle time: together seconds of work queued at any time). Before, the
 cap counted the time a move spent queued: a person's level-1 bot queued behind them was
-given up after 2 s and played a fallback move (on this busy machine at every run), and
-each time-out replaced the pool, cancelling the other games' searches. Now a person's game
+given up after 2 s and played a fallback move, and each time-out replaced the pool,
+cancelling the queued searches (the person's game among them: on the busy development
+machine its bot then did not answer within 30 s, or only after many seconds). Now a person's game
 goes before the games of bots only, the cap counts a search's own time, and every game of
 bots only keeps moving (none is starved). (A level-5 search of a game of bots only may
 itself pass 2 s on a machine that leaves its workers no idle time: those fallbacks are
