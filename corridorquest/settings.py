@@ -278,6 +278,13 @@ class Settings(BaseSettings):
         "done. Users take turns: the user whose analyses have had the least of the "
         "worker's time goes first.",
     )
+    max_bots_only_games: int = Field(
+        3,
+        ge=0,
+        description="Games of bots only (join: false) that one user may have being played "
+        "at a time; one more is refused with 409 too_many_bots_only_games. 0: nobody may "
+        "start one.",
+    )
     invitation_mails_per_hour: int = Field(
         40, ge=1, description="Invitation e-mails one user may have sent per hour."
     )
@@ -394,7 +401,8 @@ class Settings(BaseSettings):
         1,
         ge=0,
         description="Worker processes that compute the bots' moves (SPEC §13), off the "
-        "server's event loop. 0: the bots play in no process of this server (another "
+        "server's event loop; one more serves people's games only. 0: the bots play in no "
+        "process of this server (another "
         "process of the same database plays them, or nobody: their games wait).",
     )
     bot_safety_interval: Seconds = Field(

@@ -7,6 +7,8 @@
   the game and revision: with several processes exactly one plays each bot move). It also
   answers wall offers that pay the bot.
 - `pacing.py`: games of bots only are played BOTS_ONLY_PACE apart (for their spectators).
+- `slots.py`: the worker processes as slots (BOT_WORKERS and one for people's games) and
+  the fair queue in front of them; the time cap counts a search's own time.
 - `seat_views.py`: the bot's `SeatView` built from the seat's game view and history as the
   API gives them (never from the stored state).
 - `worker.py`: what runs in the worker processes (`BOT_WORKERS`): the engine of

@@ -9,20 +9,22 @@ One driver per server process (none with BOT_WORKERS=0). It acts on a game when:
 A drive reads the game as the bot's seat sees it in the API (`games.show_game` and
 `play.history` as the bot user; of the history only the actions it has not read yet),
 builds its `SeatView` (`seat_views.py`), has the action computed in a worker process
-(`worker.py`, a spawned `ProcessPoolExecutor` of BOT_WORKERS processes: never on the event
-loop) and plays it through `services.play.play`, the use
-case of a person's move, with base_revision = the revision it computed from and the
-idempotency key `bot-move:<game>:<revision>`: a retry, or another process playing the
-same bot move, finds the move already played (the stored answer, or 409 stale_revision),
-so each bot move is played exactly once. Events, notifications and streams follow as for
-a person. In a game of bots only the moves are played BOTS_ONLY_PACE apart (`pacing.py`).
+(`worker.py`, in one of BOT_WORKERS spawned processes, never on the event loop, after a
+fair queue: people's games first, then first come first served, `slots.py`) and plays it
+through `services.play.play`, the use case of a person's move, with base_revision = the
+revision it computed from and the idempotency key `bot-move:<game>:<revision>`: a retry,
+or another process playing the same bot move, finds the move already played (the stored
+answer, or 409 stale_revision), so each bot move is played exactly once. Events,
+notifications and streams follow as for a person. In a game of bots only the moves are
+played BOTS_ONLY_PACE apart (`pacing.py`).
 
 Invisible walls: an action refused because of a wall the bot cannot see does not lose its
 turn (SPEC §4); the bot notes the bumped edge as a marker (as a player would; it stays
 known in its view on later turns) and chooses again without the refused action.
 
 A bot never stalls its game: a search that fails, a worker that dies or a search past
-BOT_TIME_CAP gives a legal fallback (the first step of a shortest path), with a warning.
+BOT_TIME_CAP (its own time, not the time it was queued) gives a legal fallback (the first
+step of a shortest path), with a warning.
 """
 
 from __future__ import annotations
@@ -30,19 +32,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
+import os
+import secrets
+import socket
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from corridorquest.bot_play import worker
 from corridorquest.bot_play.pacing import BotsOnlyPace
 from corridorquest.bot_play.seat_views import seat_view_from_api
+from corridorquest.bot_play.slots import BOTS_ONLY, PERSON, WorkerSlots
 from corridorquest.bots import SeatView
 from corridorquest.bots.view import edge_between
 from corridorquest.engine import parse_square
 from corridorquest.events import ActionPlayed, GameStarted, OfferMade
-from corridorquest.services import games, markers, play, trading
+from corridorquest.services import bot_turns, games, markers, play, trading
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.bot_users import (
     bot_to_move,
@@ -53,6 +57,7 @@ from corridorquest.services.bot_users import (
 )
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, NotFound, ServiceError, Unprocessable
+from corridorquest.services.game_views import bots_only
 
 log = logging.getLogger("corridorquest.bots")
 
@@ -74,8 +79,9 @@ def move_seed(game_id: int, revision: int) -> int:
 class BotDriver:
     def __init__(self, ctx: ServiceContext, workers: int) -> None:
         self.ctx = ctx
-        self.workers = workers
-        self.pool = self._new_pool()
+        self.slots = WorkerSlots(workers)
+        # this driver in the claims on bot turns (services/bot_turns.py)
+        self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
         self.bot_ids: set[int] = set()
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.again: set[int] = set()
@@ -85,15 +91,6 @@ class BotDriver:
         # game id -> bot user id -> the game's history as that bot saw it (`_history`)
         self._histories: OrderedDict[int, dict[int, list[dict[str, Any]]]] = OrderedDict()
         self.pace = BotsOnlyPace(ctx.settings.bots_only_pace)
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        # spawn: a fresh interpreter that imports worker.py alone (no fork of a server with
-        # threads and database connections; works inside the pyz too)
-        return ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=worker.start_worker,
-        )
 
     # -- starting and stopping ----------------------------------------------------------
 
@@ -116,15 +113,7 @@ class BotDriver:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self._shutdown_pool(self.pool)
-
-    @staticmethod
-    def _shutdown_pool(pool: ProcessPoolExecutor) -> None:
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:  # a search still running (a stop, a time cap) ends now
-            with contextlib.suppress(Exception):
-                process.terminate()
+        self.slots.close()  # a search still running ends now
 
     # -- what wakes the driver ---------------------------------------------------------
 
@@ -226,7 +215,13 @@ class BotDriver:
             if revision != seen:  # a new turn: nothing refused yet
                 refused, seen = [], revision
                 seat_view = SeatView.from_dict({**seat_view.to_dict(), "refused": []})
-            kind, text = await self._choose(bot, game_id, seat_view, level, revision)
+            priority = BOTS_ONLY if bots_only(view) else PERSON
+            chosen = await self._choose(bot, game_id, seat_view, level, revision, priority)
+            if chosen is None:  # another process claimed this turn: it computes and plays it
+                log.info("bots: game %d, revision %d: claimed by another process",
+                         game_id, revision)
+                return
+            kind, text = chosen
             wait = self.pace.wait(game_id, view)
             if wait > 0:  # a game of bots only, played at its spectators' pace
                 await asyncio.sleep(wait)
@@ -267,25 +262,24 @@ class BotDriver:
             log.debug("bots: marker %s in game %d: %s", edge, game_id, error.reason)
 
     async def _choose(
-        self, bot: CurrentUser, game_id: int, seat_view: SeatView, level: int, revision: int
-    ) -> tuple[str, str]:
-        """(kind, notation) from a worker; a legal fallback when it fails (a warning)."""
-        loop = asyncio.get_running_loop()
-        pool = self.pool
+        self, bot: CurrentUser, game_id: int, seat_view: SeatView, level: int, revision: int,
+        priority: int,
+    ) -> tuple[str, str] | None:
+        """(kind, notation) from a worker (once a slot is free: `slots.py`); a legal
+        fallback when it fails (a warning). None when another process has claimed the
+        turn (`services/bot_turns.py`): one computation per bot move."""
+        cap = self.ctx.settings.bot_time_cap
         try:
-            kind, text, warning = await asyncio.wait_for(
-                loop.run_in_executor(
-                    pool, worker.choose_action, seat_view.to_dict(), level,
+            async with self.slots.taken(priority) as slot:
+                if not await self._claim(game_id, revision, cap):
+                    return None
+                kind, text, warning = await self.slots.compute(
+                    slot, cap, worker.choose_action, seat_view.to_dict(), level,
                     move_seed(game_id, revision),
-                ),
-                self.ctx.settings.bot_time_cap,
-            )
+                )
         except asyncio.CancelledError:
             raise
-        except Exception as error:  # the worker died, or timed out: never stall
-            if pool is self.pool:
-                self.pool = self._new_pool()
-                self._shutdown_pool(pool)
+        except Exception as error:  # the worker died, or its search passed the cap
             text = worker.fallback(seat_view)
             log.warning("bots: %s in game %d: the worker failed (%r); played the fallback %s",
                         bot.username, game_id, error, text)
@@ -293,6 +287,22 @@ class BotDriver:
         if warning:
             log.warning("bots: %s in game %d: %s", bot.username, game_id, warning)
         return kind, text
+
+    async def _claim(self, game_id: int, revision: int, cap: float) -> bool:
+        """Whether this driver computes the bot move at `revision` (its claim taken); a
+        claim that cannot be written (the game deleted, the database away) is left to the
+        next sweep."""
+        try:
+            # (the lease covers the search and a game of bots only's pace before its move)
+            lease = cap + self.ctx.settings.bots_only_pace
+            return bool(await self.ctx.store.transaction(
+                bot_turns.claim_turn, game_id, revision, self.owner, lease
+            ))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bots: game %d, revision %d: cannot claim the turn", game_id, revision)
+            return False
 
     # -- wall offers ----------------------------------------------------------------------
 
@@ -323,11 +333,9 @@ class BotDriver:
         if other is None:
             return False
         own_change = 1 if event.mode == "selling" else -1  # the offerer sells: the bot buys
-        loop = asyncio.get_running_loop()
-        pays = await asyncio.wait_for(
-            loop.run_in_executor(self.pool, worker.trade_pays, seat_view.to_dict(),
-                                 own_change, other),
-            self.ctx.settings.bot_time_cap,
+        pays = await self.slots.run(
+            PERSON, self.ctx.settings.bot_time_cap, worker.trade_pays, seat_view.to_dict(),
+            own_change, other,
         )
         if not pays:
             log.info("bots: %s leaves %s's offer in game %d (it does not pay)",

@@ -37,6 +37,12 @@ def start_worker() -> None:
             pass
 
 
+def ready() -> bool:
+    """Nothing: what the driver waits for once when a worker process starts (its start is
+    not a search's time)."""
+    return True
+
+
 def kind_of(view: SeatView, notation: str) -> str:
     """The API's action type (move, jump, wall) of `notation` on the seat's knowledge."""
     state = knowledge(view)

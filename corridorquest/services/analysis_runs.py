@@ -2,20 +2,20 @@
 
 One spawned process (a fresh interpreter that imports `corridorquest.analysis` only, as
 the bots' workers), started at the first analysis and kept; analyses queue for it, so
-they never take more than one core. `shutdown()` ends it (the API calls it as the server
-stops).
+they never take more than one core. The process ends when the server process ends,
+however it ends (`corridorquest/worker_processes.py`); `shutdown()` ends it (the API
+calls it as the server stops).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import multiprocessing
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from corridorquest.analysis import worker
+from corridorquest.worker_processes import shutdown_pool, worker_pool
 
 _pool: ProcessPoolExecutor | None = None
 _lock = threading.Lock()
@@ -25,11 +25,7 @@ def _the_pool() -> ProcessPoolExecutor:
     global _pool
     with _lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=worker.start_worker,
-            )
+            _pool = worker_pool(1, worker.start_worker)  # it ends when the server ends
         return _pool
 
 
@@ -47,8 +43,4 @@ def shutdown() -> None:
         pool, _pool = _pool, None
     if pool is None:
         return
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.terminate()
+    shutdown_pool(pool)

@@ -13,9 +13,10 @@ the game's admin (403 `not_game_admin`), a game that is not waiting (409
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from typing import Any
 
-from corridorquest.events import PlayerJoined, PlayerLeft
+from corridorquest.events import PlayerJoined
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.bot_users import bot_for_seat, check_level
 from corridorquest.services.context import ServiceContext
@@ -102,30 +103,6 @@ def check_bot_levels(
     return checked
 
 
-async def leave_to_bots(
-    ctx: ServiceContext, user: CurrentUser, game_id: int, key: str | None = None
-) -> WriteResult:
-    """The creator of a waiting game gives up its own seat before bots fill the game (a
-    game of bots only); it stays the game's admin (it may cancel it)."""
-
-    def leave(work: GameWrite) -> tuple[int, dict[str, Any]]:
-        loaded = work.loaded
-        game = loaded.game
-        if game.admin_id != user.id:
-            raise Forbidden("not_game_admin", f"only the creator of game {game_id} may do that")
-        require_status(loaded, "waiting")
-        player = loaded.player_of(user.id)
-        if player is not None:
-            player.delete_instance()
-            loaded.players = load_game(game.id).players
-            game.revision += 1
-            work.emit(PlayerLeft(game_id=game.id, revision=game.revision, user_id=user.id))
-            game.save()
-        return 200, game_view(loaded, user.id)
-
-    return await write_game(ctx, user, key, "leave to bots", game_id, leave)
-
-
 def _bot_key(key: str, index: int) -> str:
     """The idempotency key of the `index`th bot seated at a creation with `key`."""
     return f"bot{index}:" + hashlib.sha256(str(key).encode()).hexdigest()[:40]
@@ -144,13 +121,10 @@ async def create_with_bots(
     with the game as the last write left it."""
     players = 2 if options.players is None else options.players
     checked = check_bot_levels(levels, players, join, bool(options.private))
+    if not join:  # the creator takes no seat (at most MAX_BOTS_ONLY_GAMES such games)
+        options = replace(options, bots_only=True)
     result = await create_game(ctx, user, options, key)
     game_id = int(result.body["id"])
-    if not join:
-        left = await leave_to_bots(
-            ctx, user, game_id, key=None if key is None else _bot_key(key, -1)
-        )
-        result = WriteResult(result.status, left.body, [*result.events, *left.events])
     for index, level in enumerate(checked):
         seated = await seat_bot(
             ctx, user, game_id, level, key=None if key is None else _bot_key(key, index)

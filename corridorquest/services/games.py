@@ -50,7 +50,7 @@ from corridorquest.services.unit_of_work import (
 )
 from corridorquest.services.user_refs import ref
 from corridorquest.store import transaction_lock
-from corridorquest.store.game_rows import waiting_games_of
+from corridorquest.store.game_rows import bots_only_games_of, waiting_games_of
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
 
 MAX_INVITEES = 16
@@ -69,6 +69,7 @@ class GameOptions:
     invite: bool = False
     invitees: list[str] = field(default_factory=list)
     rematch_of: int | None = None  # the finished game this one plays again (services/rematch.py)
+    bots_only: bool = False  # the creator takes no seat: bots fill them all (bot_seats.py)
 
 
 # --- helpers used inside transactions ---------------------------------------------------
@@ -110,6 +111,21 @@ def check_waiting_games(user: CurrentUser, limit: int) -> None:
             "too_many_waiting_games",
             f"you have {waiting} games waiting for players (at most {limit}); "
             "start, fill or cancel one first",
+        )
+
+
+def check_bots_only_games(user: CurrentUser, limit: int) -> None:
+    """Refuse a new game of bots only while `user` already administers `limit` of them
+    waiting or being played (MAX_BOTS_ONLY_GAMES): a game of bots only starts at once and
+    its bots take the server's worker time for minutes, so one user must not fill the
+    bots' queue."""
+    transaction_lock(f"bots-only-games:{user.id}")
+    running = bots_only_games_of(user.id)
+    if running >= limit:
+        raise Conflict(
+            "too_many_bots_only_games",
+            f"you have {running} games of bots only being played (at most {limit}); "
+            "wait for one to end or cancel one first",
         )
 
 
@@ -190,6 +206,8 @@ async def create_game(
 
     def write(events: list[Event]) -> tuple[int, dict[str, Any]]:
         check_waiting_games(user, ctx.settings.max_waiting_games)
+        if options.bots_only:
+            check_bots_only_games(user, ctx.settings.max_bots_only_games)
         invitees = resolve_invitees(options.invitees, user)
         if invitees:
             invitations.reserve(user.id, len(invitees), ctx.settings.invitation_mails_per_hour)
@@ -208,7 +226,8 @@ async def create_game(
             revision=1,
             created_at=now,
         )
-        GamePlayer.create(game=game, user=user.id, join_order=0, joined_at=now)
+        if not options.bots_only:  # (a game of bots only: the bots take every seat)
+            GamePlayer.create(game=game, user=user.id, join_order=0, joined_at=now)
         if options.rematch_of is not None:
             rematch_links.link(options.rematch_of, game.id)
         loaded = load_game(game.id)

@@ -196,7 +196,10 @@ def _visible_game_ids(game_ids: list[int], caller: CurrentUser | None) -> set[in
     return {g for g in game_ids if g not in private or g in mine}
 
 
-def _user_ratings(username: str, caller: CurrentUser | None, with_history: bool) -> dict[str, Any]:
+def _user_ratings(
+    username: str, caller: CurrentUser | None, with_history: bool,
+    history_page: tuple[int, int] | None,
+) -> dict[str, Any]:
     user = _find_user(username)
     now = utcnow()
     stored = rating_rows.of_user(user.id)
@@ -206,7 +209,8 @@ def _user_ratings(username: str, caller: CurrentUser | None, with_history: bool)
         view = _pool_view(pool, stored.get(pool), now)
         view["last_change"] = trend.get(pool)
         if with_history:
-            rows = rating_rows.history(user.id, pool)
+            limit, skip = history_page if history_page is not None else (None, 0)
+            rows = rating_rows.history(user.id, pool, limit, skip)
             visible = _visible_game_ids([game.id for _, game in rows], caller)
             view["history"] = [
                 {
@@ -224,10 +228,15 @@ def _user_ratings(username: str, caller: CurrentUser | None, with_history: bool)
 
 
 async def user_ratings(
-    ctx: ServiceContext, caller: CurrentUser | None, username: str, with_history: bool = False
+    ctx: ServiceContext, caller: CurrentUser | None, username: str, with_history: bool = False,
+    history_page: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
-    """Both pools of a user, as of now; `with_history`: every rated game's rating after."""
-    return await ctx.store.transaction(_user_ratings, username, caller, with_history)
+    """Both pools of a user, as of now; `with_history`: every rated game's rating after,
+    or with `history_page` (limit, skip) a page of them: the `limit` newest after the
+    `skip` newest (a profile page: a bot has thousands)."""
+    return await ctx.store.transaction(
+        _user_ratings, username, caller, with_history, history_page
+    )
 
 
 async def game_ratings(

@@ -288,3 +288,22 @@ def waiting_games_of(admin_id: int) -> int:
     one statement built once, not peewee's query builder)."""
     sql = _WAITING_SQL if fast.is_sqlite() else _WAITING_SQL.replace("?", "%s")
     return int(fast.execute(sql, (admin_id, "waiting")).fetchone()[0])
+
+
+def bots_only_games_of(admin_id: int) -> int:
+    """How many games of bots only `admin_id` administers that wait or are played: games
+    of theirs, not over, in which no person holds a seat (MAX_BOTS_ONLY_GAMES)."""
+    person_seated = (
+        GamePlayer.select(GamePlayer.id)
+        .join(User, on=(User.id == GamePlayer.user))
+        .where((GamePlayer.game == Game.id) & User.bot_level.is_null())
+    )
+    return int(
+        Game.select()
+        .where(
+            (Game.admin == admin_id)
+            & Game.status.in_(("waiting", "started"))
+            & ~pw.fn.EXISTS(person_seated)
+        )
+        .count()
+    )

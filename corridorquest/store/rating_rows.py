@@ -140,15 +140,20 @@ def of_game(game_id: int) -> list[GameRating]:
     return list(GameRating.select().where(GameRating.game == game_id).order_by(GameRating.id))
 
 
-def history(user_id: int, pool: str) -> list[tuple[GameRating, Game]]:
-    """The user's rated games of `pool`, in the order they were rated, with each game."""
+def history(
+    user_id: int, pool: str, limit: int | None = None, skip: int = 0
+) -> list[tuple[GameRating, Game]]:
+    """The user's rated games of `pool`, in the order they were rated, with each game;
+    with `limit`, only that many of them: the newest after skipping the `skip` newest."""
     query = (
         GameRating.select(GameRating, Game)
         .join(Game)
         .where((GameRating.user == user_id) & (GameRating.pool == pool))
-        .order_by(GameRating.id)
     )
-    return [(row, row.game) for row in query]
+    if limit is None:
+        return [(row, row.game) for row in query.order_by(GameRating.id)]
+    newest = query.order_by(GameRating.id.desc()).offset(skip).limit(limit)
+    return [(row, row.game) for row in reversed(list(newest))]
 
 
 def leaders(

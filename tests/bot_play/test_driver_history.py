@@ -37,6 +37,6 @@ def test_the_drivers_history_is_the_seats_history_after_every_move(tmp_path: Pat
                 assert [entry["seat"] for entry in held if entry["type"] == "wall"] == [None] * 3
                 assert await play.history(ctx, ben, game_id, after=5) == held[5:]
             finally:
-                BotDriver._shutdown_pool(driver.pool)
+                driver.slots.close()
 
     asyncio.run(scenario())

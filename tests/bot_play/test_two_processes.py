@@ -6,7 +6,9 @@ bot worker each and a 1 s safety sweep find them at start and drive every one of
 once, racing on every move: each move is played through `services.play.play` with the
 revision it was computed from and a key per game and revision, so the loser of a race
 finds the move played. Every game then has one action per revision, numbered without a
-gap, that the engine replays, and ends finished.
+gap, that the engine replays, and ends finished. And each move is computed once (issue 48
+item 14): a process claims a turn before computing it (a row with a lease), so neither
+process logs a move it computed and found played by the other.
 
 PostgreSQL only (CQ_TEST_DATABASE_URL, as tests/api/test_two_processes.py).
 """
@@ -69,6 +71,10 @@ def test_two_processes_play_each_bot_move_exactly_once(
                 while get_game(http, ann, game_id)["status"] == "started":
                     assert time.monotonic() < deadline, "the bots did not finish their games"
                     time.sleep(0.05)
+        for place in places:  # no move computed twice: none found played by the other
+            log = (place / "server.log").read_text(errors="replace")
+            assert "already played by another process" not in log
+            assert "not played here" not in log
         for game_id in ids:
             game = get_game(http, ann, game_id)
             assert game["status"] == "finished", game

@@ -1,5 +1,7 @@
 """The profile page `/users/NAME` (SPEC §14): both ratings and an SVG graph per pool with
-one point per rated game; the real server, and chromium for what a player sees."""
+one point per rated game, a page of them at a time (a bot plays thousands: the page grew
+with every game, 549 KB after 3,877; issue 48 item 14); the real server, and chromium for
+what a player sees."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from corridorquest.store.models import User, UserRating, utcnow
+from corridorquest.store.models import Game, GameRating, User, UserRating, utcnow
 from tests.support.rated_games import duel, in_store
 from tests.support.server import RunningServer
 from tests.web.browser import browser_page, chromium_missing
@@ -40,6 +42,46 @@ def test_the_profile_shows_both_pools_and_one_point_per_rated_game(
     assert "private" in text  # pam's private game: no id for a watcher who is not in it
     never = httpx.get(f"{server.base_url}/users/pam", timeout=10).text
     assert never.count('<circle class="point"') == 1
+
+
+RATED = 130  # rated games of one player: three pages of 50
+
+
+def test_a_long_history_is_shown_a_page_at_a_time(
+    server: RunningServer, tokens: Callable[[tuple[str, ...]], dict[str, str]],
+) -> None:
+    tokens(("busybot",))
+
+    def seed() -> list[int]:
+        user = User.get(User.username == "busybot")
+        ids = []
+        for n in range(RATED):
+            game = Game.create(status="finished", size=5, players=2, admin=user, seed=n,
+                               finished_at=utcnow())
+            GameRating.create(game=game, user=user, pool="2p", rating_before=1500.0 + n,
+                              deviation_before=80.0, rating_after=1501.0 + n,
+                              deviation_after=80.0, at=utcnow())
+            ids.append(game.id)
+        # (provisional: off the leaderboard that another test reads)
+        UserRating.create(user=user, pool="2p", rating=1500.0 + RATED, deviation=300.0,
+                          volatility=0.06, games=RATED, last_played_at=utcnow())
+        return ids
+
+    ids = in_store(server.database_url, seed)
+    first = httpx.get(f"{server.base_url}/users/busybot", timeout=10).text
+    assert first.count('<circle class="point"') == 50  # the newest 50, not all 130
+    assert f'<a href="/games/{ids[-1]}">' in first and f'<a href="/games/{ids[80]}">' in first
+    assert f'<a href="/games/{ids[79]}">' not in first
+    assert 'href="?page=2">older games</a>' in first and "newer games" not in first
+    last = httpx.get(f"{server.base_url}/users/busybot?page=3", timeout=10).text
+    assert last.count('<circle class="point"') == 30
+    assert f'<a href="/games/{ids[0]}">' in last and f'<a href="/games/{ids[30]}">' not in last
+    assert 'href="?page=2">newer games</a>' in last and "older games" not in last
+    for bad in ("0", "-1", "x", "1" * 12, "\u0663"):
+        refused = httpx.get(f"{server.base_url}/users/busybot", params={"page": bad},
+                            timeout=10)
+        assert refused.status_code == 422, (bad, refused.text)
+        assert "page: a whole number from 1" in refused.text
 
 
 def test_an_unknown_user_is_a_404_page(server: RunningServer) -> None:

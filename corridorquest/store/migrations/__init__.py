@@ -84,6 +84,8 @@ STEPS: list[Step] = [
      rescore.rescore_clamped_progress),
     (26, "each game says whether its finish rated it (rerate follows it, not today's guests)",
      schema.games_rated),
+    (27, "which server process computes a bot's move: a claim with a lease (issue 48)",
+     schema.bot_turn_claims),
 ]
 
 

@@ -13,6 +13,7 @@ from corridorquest.store.migrations.columns import add_column_if_missing
 from corridorquest.store.models import (
     ALL_MODELS,
     AdminAction,
+    BotTurnClaim,
     Game,
     GameAnalysis,
     GameMarker,
@@ -114,6 +115,10 @@ def ratings(db: pw.Database) -> None:
 
 def imported_games(db: pw.Database) -> None:
     add_column_if_missing(db, "game", "imported", pw.TextField(null=True))
+
+
+def bot_turn_claims(db: pw.Database) -> None:
+    db.create_tables([BotTurnClaim], safe=True)
 
 
 def game_analyses(db: pw.Database) -> None:

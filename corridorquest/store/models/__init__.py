@@ -9,7 +9,8 @@ Game`).
   rematches;
 - `server.py`: idempotent answers, server values, the outbox, the audit log, the schema
   version;
-- `ratings.py`, `analyses.py`, `tournaments.py`: what SPEC §14-16 added.
+- `ratings.py`, `analyses.py`, `tournaments.py`: what SPEC §14-16 added;
+- `bot_turns.py`: which server process computes a bot's move (a lease).
 
 Users are referenced by id everywhere (usernames change, SPEC §7). Timestamps are naive
 UTC datetimes (`utcnow()`). A new table or column needs a migration step in
@@ -30,6 +31,7 @@ from corridorquest.store.models.accounts import (
 )
 from corridorquest.store.models.analyses import GameAnalysis
 from corridorquest.store.models.base import BaseModel, IntegrityError, database, utcnow
+from corridorquest.store.models.bot_turns import BotTurnClaim
 from corridorquest.store.models.games import (
     Game,
     GameAction,
@@ -83,12 +85,14 @@ ALL_MODELS: list[type[BaseModel]] = [
     TournamentRound,
     TournamentGame,
     GameRematch,
+    BotTurnClaim,
 ]
 
 __all__ = [
     "ALL_MODELS",
     "AdminAction",
     "BaseModel",
+    "BotTurnClaim",
     "Game",
     "GameAction",
     "GameAnalysis",
