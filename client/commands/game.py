@@ -53,16 +53,16 @@ def show(
     The board, the players, whose turn it is and the last actions. With --at N, the board
     as it was after N actions (during play you see only what you could see). With --svg
     FILE, the board as the server draws it (what you may see of it) is written to FILE.
-    With --qr, the link that opens a waiting game's web page (the server's PUBLIC_URL, or
-    the URL this profile uses) and its QR code; a private game's link carries its code.
+    With --qr, the link that opens a waiting game's web page from a phone (the server's
+    PUBLIC_URL, else the address this profile uses, localhost replaced by the server's
+    network address) and its QR code; a private game's link carries its code.
     """
     if qr:
         if as_json or svg_file is not None or at is not None:
             raise click.UsageError("--qr goes alone: not with --json, --svg or --at")
         with state.api() as api:
             data = api.game(game_id)
-            base = api.server_info().get("public_url") or api.server_url
-        link = join_link(base, data)
+        link = join_link(data)
         click.echo(qr_text(link), nl=False)
         click.echo(f"Join game {game_id}: {link}")
         return
