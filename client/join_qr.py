@@ -1,22 +1,22 @@
 """A waiting game's join link, and its QR code as text for a terminal (`cq game show --qr`).
 
-The link is the game's web page, `BASE/games/ID`, where BASE is the server's PUBLIC_URL
-(from `server info`) or else the URL this client reaches the server at; a private game's
-link carries its invitation code (`?code=...`), which the server gives to its players
-only. The QR code is drawn with half blocks, light squares as blocks (as a dark terminal
-shows a code a phone can scan).
+The link is the server's (`join_url` in `GET /games/{id}`): the game's web page at an
+address a phone in the room can open, by the same rule as the QR code on the game's page
+(PUBLIC_URL, else the address this client asked at, a loopback one replaced by the
+server machine's network address). A private game's link carries its invitation code,
+which the server gives to its players only. The QR code is drawn with half blocks, light
+squares as blocks (as a dark terminal shows a code a phone can scan).
 """
 
 from __future__ import annotations
 
 import io
 from typing import Any
-from urllib.parse import quote
 
 from client.errors import CqError, RefusedError
 
 
-def join_link(base_url: str, game: dict[str, Any]) -> str:
+def join_link(game: dict[str, Any]) -> str:
     """The join link of `game` (the server's JSON); RefusedError when nobody can join it."""
     game_id = game["id"]
     if game.get("status") != "waiting":
@@ -24,16 +24,19 @@ def join_link(base_url: str, game: dict[str, Any]) -> str:
             f"game {game_id} is {game.get('status')}: only a waiting game has a join link",
             reason="game_not_waiting",
         )
-    link = f"{base_url.rstrip('/')}/games/{game_id}"
+    link = game.get("join_url")
+    if isinstance(link, str) and link:
+        return link
     if game.get("private"):
-        code = game.get("invitation_code")
-        if not code:
-            raise RefusedError(
-                f"game {game_id} is private: only its players get its join link",
-                reason="not_a_player",
-            )
-        link += "?code=" + quote(str(code), safe="")
-    return link
+        raise RefusedError(
+            f"game {game_id} is private: only its players get its join link",
+            reason="not_a_player",
+        )
+    raise RefusedError(
+        f"the server gave no join link for game {game_id} (a server older than this cq: "
+        "open the game's page in a browser, it shows the QR code)",
+        reason="no_join_link",
+    )
 
 
 def qr_text(link: str) -> str:

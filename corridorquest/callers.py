@@ -118,11 +118,12 @@ async def optional_user(request: Request) -> CurrentUser | None:
 def client_address(request: Request) -> str:
     """The caller's address (from the proxy headers Sanic is configured to trust); the
     peer's own address when the trusted header holds something that is not an IP address
-    (a proxy that is not there, or one that passes garbage on)."""
+    (a proxy that is not there, or one that passes garbage on). Sanic gives a forwarded
+    IPv6 address in brackets (`[2001:db8::1]`): without them here."""
     forwarded = request.remote_addr
     if forwarded:
         try:
-            return str(ipaddress.ip_address(forwarded))
+            return str(ipaddress.ip_address(forwarded.removeprefix("[").removesuffix("]")))
         except ValueError:
             pass
     return str(request.ip or "unknown")

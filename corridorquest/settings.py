@@ -175,6 +175,14 @@ class Settings(BaseSettings):
         "SIGNUP_WINDOW before 429.",
     )
     signup_window: Seconds = Field(3600, description="Window of the signup limit.")
+    limit_ipv6_prefix: int = Field(
+        64,
+        ge=1,
+        le=128,
+        description="The limits per client address (signups and guests, failed logins, "
+        "password-change codes) count the IPv6 addresses of one network of this many bits "
+        "as one address: a client is handed a whole /64 (128: each address alone).",
+    )
     password_request_limit_user: int = Field(
         3,
         ge=1,

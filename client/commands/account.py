@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 
@@ -15,7 +17,7 @@ from client.commands.sessions import (
     run_verify,
 )
 from client.discovery import offer_found_server
-from client.errors import CqError
+from client.errors import ConnectionFailed, CqError
 from client.profiles import DEFAULT_SERVER_URL, Profile, check_profile_name
 from client.state import AppState, pass_state
 
@@ -28,6 +30,24 @@ def _server_url(state: AppState, profile: Profile, given: str | None) -> str:
     if not state.store.exists(profile.name) and sys.stdin.isatty():
         return offer_found_server(DEFAULT_SERVER_URL)
     return profile.server_url or DEFAULT_SERVER_URL
+
+
+@contextmanager
+def named_server_hint(url: str, given: str | None) -> Iterator[None]:
+    """A server that does not answer at the default address, tried because no -s was
+    given (without a terminal, nothing is looked for on the network): say how to name
+    one, rather than a bare "connection refused"."""
+    try:
+        yield
+    except ConnectionFailed as error:
+        if given or url != DEFAULT_SERVER_URL:
+            raise
+        raise ConnectionFailed(
+            f"{error.message}. No server was named, so cq tried its default, {url}: give "
+            "the server's address with -s URL (e.g. -s http://192.168.1.23:3000), or list "
+            "the servers on the local network with: cq server find",
+            error.reason, error.data,
+        ) from None
 
 
 @click.command()
@@ -64,7 +84,7 @@ def signup(
         body["description"] = description
     if ntfy_dm_topic is not None:
         body["ntfy_dm_topic"] = ntfy_dm_topic
-    with state.api(url, profile) as api:
+    with named_server_hint(url, server_url), state.api(url, profile) as api:
         answer = api.signup(body)
         end_held_session(api, profile)  # the profile forgets it: end it, not leave it open
     profile.server_url = url
@@ -108,7 +128,7 @@ def login(
         username = click.prompt("Username")
     if password is None:
         password = click.prompt("Password", hide_input=True)
-    with state.api(url, profile) as api:
+    with named_server_hint(url, server_url), state.api(url, profile) as api:
         session = open_session(api, profile, username, password, replace, "cq login --replace")
         api.token = session["token"]
         try:

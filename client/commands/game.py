@@ -21,7 +21,12 @@ from client.commands.game_group import (
     echo_game,
     game,
 )
-from client.commands.options import board_size_option, game_id_option, players_option
+from client.commands.options import (
+    board_size_option,
+    game_id_option,
+    invisible_walls_option,
+    players_option,
+)
 from client.errors import InputError, RefusedError
 from client.join_qr import join_link, qr_text
 from client.render.game_text import render_game_list
@@ -53,16 +58,16 @@ def show(
     The board, the players, whose turn it is and the last actions. With --at N, the board
     as it was after N actions (during play you see only what you could see). With --svg
     FILE, the board as the server draws it (what you may see of it) is written to FILE.
-    With --qr, the link that opens a waiting game's web page (the server's PUBLIC_URL, or
-    the URL this profile uses) and its QR code; a private game's link carries its code.
+    With --qr, the link that opens a waiting game's web page from a phone (the server's
+    PUBLIC_URL, else the address this profile uses, localhost replaced by the server's
+    network address) and its QR code; a private game's link carries its code.
     """
     if qr:
         if as_json or svg_file is not None or at is not None:
             raise click.UsageError("--qr goes alone: not with --json, --svg or --at")
         with state.api() as api:
             data = api.game(game_id)
-            base = api.server_info().get("public_url") or api.server_url
-        link = join_link(base, data)
+        link = join_link(data)
         click.echo(qr_text(link), nl=False)
         click.echo(f"Join game {game_id}: {link}")
         return
@@ -115,8 +120,7 @@ def write_svg(picture: str, target: str, game_id: int, at: int | None) -> None:
 @board_size_option("Board size (5 to 17 uneven)", 9)
 @click.option("-m", "--masked-walls", "masked", is_flag=True,
               help="Players can not see who has placed walls and how many are left")
-@click.option("-x", "--invisible-walls", "invisible", is_flag=True,
-              help="Placed walls are invisible")
+@invisible_walls_option("Placed walls are invisible")
 @click.option("--bot", "bots", type=click.IntRange(1, 6), multiple=True,
               metavar="<LEVEL>",
               help="Seat a bot of LEVEL (1 weakest to 6) at once; repeat for more bots "
@@ -213,8 +217,7 @@ def join(state: AppState, game_id: int, invitation_code: str | None) -> None:
 @players_option("Change Number of Players (2 or 4)", None)
 @board_size_option("Change Board Size (5 to 17 uneven)", None)
 @click.option("-m", "--masked-walls", "masked", is_flag=True, help="Toggle Masked Walls setting")
-@click.option("-x", "--invisible-walls", "invisible", is_flag=True,
-              help="Toggle Invisible Walls setting")
+@invisible_walls_option("Toggle Invisible Walls setting")
 @click.option("-p", "--private", is_flag=True, help="Toggle Private setting")
 @click.option("--invite", "invite", multiple=True, metavar="[<USER_NAME>]",
               help="Specify one or more times with a user name to send an invitation code "

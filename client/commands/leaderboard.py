@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from client.commands.game_group import game
-from client.commands.options import board_size_option, players_option
+from client.commands.options import board_size_option, invisible_walls_option, players_option
 from client.render.ratings import render_rating_leaderboard
 from client.render.scores import render_leaderboard
 from client.state import AppState, pass_state
@@ -32,7 +32,7 @@ played a rated game within 90 days.
 @board_size_option("Board size (5 to 17 uneven)", 9)
 @players_option("Number of players (2 or 4)", 2)
 @click.option("-m", "--masked-walls", "masked", is_flag=True, help="Masked walls")
-@click.option("-i", "--invisible-walls", "invisible", is_flag=True, help="Invisible walls")
+@invisible_walls_option("Invisible walls", old_letter=True)
 @click.option("-r", "--rating", is_flag=True, help="By rating instead of best score")
 @click.option("--pool", type=click.Choice(["2p", "4p"]), default=None,
               help="With --rating: the 2-player or 4-player pool (default 2p)")

@@ -162,3 +162,29 @@ def players_option(help_text: str, default: int | None) -> Callable[[F], F]:
         metavar="<NUMBER_OF_PLAYERS>",
         help=help_text,
     )
+
+
+class _HiddenAliasOption(click.Option):
+    """An option with an old spelling that still works but is no longer shown in help."""
+
+    def __init__(self, *args: Any, hidden_aliases: tuple[str, ...] = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.hidden_aliases = hidden_aliases
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        every = self.opts
+        self.opts = [name for name in every if name not in self.hidden_aliases]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = every
+
+
+def invisible_walls_option(help_text: str, old_letter: bool = False) -> Callable[[F], F]:
+    """-x/--invisible-walls, the one letter of every command (-i is an invitation code
+    elsewhere); with `old_letter`, the command's former -i still works, unlisted."""
+    aliases = ("-i",) if old_letter else ()
+    return click.option(
+        "-x", "--invisible-walls", *aliases, "invisible", cls=_HiddenAliasOption,
+        hidden_aliases=aliases, is_flag=True, help=help_text,
+    )

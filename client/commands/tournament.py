@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from client.commands.options import board_size_option, players_option
+from client.commands.options import board_size_option, invisible_walls_option, players_option
 from client.state import AppState, pass_state
 
 KINDS = {"round-robin": "round_robin", "double-round-robin": "double_round_robin",
@@ -94,7 +94,7 @@ def echo_tournament(data: dict[str, Any]) -> None:
 @board_size_option("Board size (5 to 17 uneven)", 9)
 @players_option("Players per game (2, or 4: tables of four, Swiss)", 2)
 @click.option("-m", "--masked-walls", "masked", is_flag=True, help="Masked walls")
-@click.option("-i", "--invisible-walls", "invisible", is_flag=True, help="Invisible walls")
+@invisible_walls_option("Invisible walls", old_letter=True)
 @pass_state
 def new(state: AppState, name: str, kind: str, rounds: int | None, size: int, players: str,
         masked: bool, invisible: bool) -> None:

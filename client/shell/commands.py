@@ -94,7 +94,10 @@ def _build_table() -> list[ShellCommand]:
         path = ("game", name)
         suffix = " (current game)" if _acts_on_a_game(game.commands[name]) else ""
         table.append(ShellCommand(name, _cq_help(path) + suffix, cq_path=path))
+    listed = {c.name for c in table}
     for name in sorted(cli.commands):
+        if name in listed:  # `cq leaderboard` is `cq game leaderboard`: listed once
+            continue
         table.append(ShellCommand(name, _cq_help((name,)), cq_path=(name,)))
     return table
 

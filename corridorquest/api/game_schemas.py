@@ -222,6 +222,13 @@ class GameOut(BaseModel):
     started_at: str | None
     finished_at: str | None
     cancelled_at: str | None
+    join_url: str | None = Field(
+        None,
+        description="GET /games/{id} only: a waiting game's join link, its web page as a phone "
+        "in the room opens it (PUBLIC_URL, else the address asked at, a loopback one replaced "
+        "by the machine's network address); a private game's carries its code (its players "
+        "only); null otherwise",
+    )
 
 
 class GameSummaryOut(BaseModel):

@@ -9,6 +9,7 @@ from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, json
 from sanic_ext import openapi
 
+from corridorquest import join_links
 from corridorquest.api.auth import require_user, services
 from corridorquest.api.docs import documented, query_parameters
 from corridorquest.api.game_schemas import (
@@ -181,7 +182,9 @@ async def show(request: Request, game_id: int) -> HTTPResponse:
     view = await games.show_game(
         services(request), user, checked_id(game_id), query.invitation_code
     )
-    return json(view)
+    # the link a phone in the room opens (the page's QR code's): cq game show --qr
+    base = join_links.base_url(request.scheme, request.host, services(request).settings)
+    return json({**view, "join_url": join_links.join_link(base, view)})
 
 
 @bp.patch("/<game_id:int>")

@@ -4,7 +4,8 @@ Text containing NUL characters is refused here (400): no name, notation or code 
 one, and PostgreSQL cannot store it. So is a body nested deeper than `MAX_DEPTH` (no
 request of the API nests more than a few levels) and header text that is not printable
 ASCII where the API expects a token or key. A body's values must have the JSON types the
-OpenAPI document gives them (strict validation); a query's are text, converted.
+OpenAPI document gives them (strict validation); a query's are text, converted (an
+empty one too: `?at=` is not a number).
 """
 
 from __future__ import annotations
@@ -69,8 +70,12 @@ def parse_body(request: Request, model: type[M]) -> M:
 
 
 def parse_query(request: Request, model: type[M]) -> M:
-    """Query parameters as `model` (the last value of a repeated parameter wins)."""
-    data = {key: values[-1] for key, values in request.args.items()}
+    """Query parameters as `model` (the last value of a repeated parameter wins). A
+    parameter given empty (`?caption=`) is the empty text, checked like any other value
+    (400 where the document says a boolean or a number), not a parameter left out as
+    Sanic's `request.args` would have it."""
+    arguments = request.get_args(keep_blank_values=True)
+    data = {key: values[-1] for key, values in arguments.items()}
     _refuse_nul(data)
     return model.model_validate(data)
 

@@ -17,8 +17,9 @@ from corridorquest.services.errors import (
     Unprocessable,
     security_refusals_as_service_errors,
 )
+from corridorquest.services.limit_addresses import limit_address
 from corridorquest.services.outbound import queue_mail, wake
-from corridorquest.services.sessions import ADDRESS_MAX, find_user
+from corridorquest.services.sessions import find_user
 from corridorquest.services.signups import email_taken, refuse_over, taken_error
 from corridorquest.services.verification import (
     RESEND_COOLDOWN,
@@ -90,7 +91,7 @@ async def request_password_change(
     requests are rate limited per account and per client ``address`` (only requests that
     send a code count). Wrong codes for such a request void it and nothing else.
     """
-    address = (address or "unknown")[:ADDRESS_MAX]
+    address = limit_address(address, ctx.settings)  # the key its limits count under
     settings = ctx.settings
 
     def find() -> User:

@@ -34,14 +34,14 @@ class GameFilter:
 
 def _check(filters: GameFilter) -> tuple[str | None, str | None]:
     status = None
-    if filters.status:
+    if filters.status is not None:  # given empty (`?status=`): no status, refused
         status = STATUS_ALIASES.get(filters.status.lower())
         if status is None:
             raise BadRequest(
                 "bad_request",
                 f"status {filters.status!r}: use waiting, active (started), finished or cancelled",
             )
-    relation = filters.relation.lower() if filters.relation else None
+    relation = filters.relation.lower() if filters.relation is not None else None
     if relation is not None and relation not in RELATIONS:
         raise BadRequest(
             "bad_request", f"relation {filters.relation!r}: use admin, player, won or current"

@@ -45,7 +45,8 @@ from corridorquest.services.errors import (
     RateLimited,
     security_refusals_as_service_errors,
 )
-from corridorquest.services.sessions import ADDRESS_MAX, NewSession, find_user
+from corridorquest.services.limit_addresses import limit_address
+from corridorquest.services.sessions import NewSession, find_user
 
 # users.py's checks (an expired signup's name or address is free again) and its words
 from corridorquest.services.signups import email_taken, taken_error, username_taken
@@ -116,7 +117,7 @@ async def create_guest(ctx: ServiceContext, username: str, address: str) -> NewS
     403 `guests_off` with GUESTS=off, 422 `invalid_username`, 409 `username_taken`, 429
     `rate_limited`; each creates nothing."""
     require_guests_on(ctx.settings)
-    address = (address or "unknown")[:ADDRESS_MAX]
+    address = limit_address(address, ctx.settings)  # the key its limits count under
     with security_refusals_as_service_errors():
         username = policy.check_username(username)
     retention = signup_retention(ctx.settings)

@@ -55,11 +55,11 @@ from corridorquest.services.errors import (
     RateLimited,
     Unauthenticated,
 )
+from corridorquest.services.limit_addresses import limit_address
 from corridorquest.services.session_ends import announce, end_sessions, tell
 from corridorquest.store import lock_for_update, transaction_lock
 from corridorquest.store.models import LoginAttempt, Session, User, utcnow
 
-ADDRESS_MAX = 64
 # A password check still `checking` after this long died with its process: a failure.
 CHECK_STALE = timedelta(seconds=60)
 # How long an attempt waits for the checks under way that fill the limit (seconds).
@@ -253,7 +253,7 @@ async def login(
 ) -> NewSession:
     """Check the password and open the user's session, replacing an active one if asked
     or if it is the one ``held_token`` (the caller's current session token) names."""
-    address = (address or "unknown")[:ADDRESS_MAX]
+    address = limit_address(address, ctx.settings)  # the key its limits count under
     if await ctx.store.autocommit(is_bot_name, username):  # SPEC §13: no password login
         raise Forbidden(
             "bot_account",

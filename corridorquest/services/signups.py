@@ -18,8 +18,8 @@ from corridorquest.services.errors import (
     RateLimited,
     security_refusals_as_service_errors,
 )
+from corridorquest.services.limit_addresses import limit_address
 from corridorquest.services.outbound import wake
-from corridorquest.services.sessions import ADDRESS_MAX
 from corridorquest.services.verification import (
     RESEND_COOLDOWN,
     cooldown_left,
@@ -143,7 +143,7 @@ async def signup(
     SIGNUP_LIMIT_ADDRESS signups that sent a code come from one client `address` within
     SIGNUP_WINDOW (429 beyond, before any other check).
     """
-    address = (address or "unknown")[:ADDRESS_MAX]
+    address = limit_address(address, ctx.settings)  # the key its limits count under
     with security_refusals_as_service_errors():
         username = policy.check_username(username)
         email = policy.check_email(email)

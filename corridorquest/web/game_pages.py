@@ -5,6 +5,8 @@ hit targets on its board and controls under it (game_data.playing, static/play.j
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from sanic import Request
 from sanic.response import HTTPResponse, html
 from sanic_ext import openapi
@@ -49,7 +51,14 @@ async def game_page(request: Request, game_id: int) -> HTTPResponse:
         try:
             step = requested_step(request, actions)
         except Unprocessable as error:
-            page = render("problem.html", user=user, title=f"Game {game_id}", message=error.message)
+            way_back = {  # the replay at its end
+                "href": request.path + (f"?code={quote(code)}" if code and view["private"] else ""),
+                "text": f"Back to game {game_id}",
+            }
+            page = render(
+                "problem.html", user=user, title=f"Game {game_id}", message=error.message,
+                way_back=way_back,
+            )
             return html(page, status=error.status)
         at = actions if step is None else step
         view = await step_view(request, user, view, at, actions)

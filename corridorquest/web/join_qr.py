@@ -1,63 +1,29 @@
 """A waiting game's join link as a QR code on the web pages (the game page, /tv).
 
-The link is the game's page, `BASE/games/ID`: BASE is PUBLIC_URL, else the address this
-page was asked at; when that is this machine's loopback (a projector on the server
-itself) and the server listens on every interface, the machine's network address
-instead, the one a phone in the room reaches. A private game's link carries its
-invitation code (`?code=...`); the views give that code to the game's players only, so
-only they are shown the QR code of a private game (and /tv shows public games only).
-The SVG has no style attribute and no script (the pages' Content-Security-Policy).
+The link and its rule (PUBLIC_URL, else the address the page was asked at, a loopback
+one swapped for the machine's network address) are corridorquest/join_links.py's, the
+same the API gives `cq game show --qr`. A private game's link carries its invitation
+code, which the views give to the game's players only, so only they are shown the QR
+code of a private game (and /tv shows public games only). The SVG has no style
+attribute and no script (the pages' Content-Security-Policy).
 """
 
 from __future__ import annotations
 
 import io
-from functools import cache
 from typing import Any
-from urllib.parse import quote, urlsplit
 
 import segno
 from markupsafe import Markup
 from sanic import Request
 
-from corridorquest.listening import ALL_INTERFACES, machine_addresses, url
+from corridorquest import join_links
 from corridorquest.settings import Settings
-
-_LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
-
-
-@cache
-def _network_address() -> str | None:
-    """This machine's first address others may reach (looked up once)."""
-    found = machine_addresses(ipv6=False)
-    return found[0] if found else None
 
 
 def base_url(request: Request, settings: Settings) -> str:
-    """PUBLIC_URL, else this page's scheme://host:port (loopback: the network address)."""
-    if settings.public_url:
-        return settings.public_url
-    parts = urlsplit(f"{request.scheme}://{request.host}")
-    host = parts.hostname or "localhost"
-    if host in _LOOPBACK_HOSTS and settings.host in ALL_INTERFACES:
-        address = _network_address()
-        if address is not None:
-            return url(request.scheme, address, parts.port or settings.port)
-    return f"{request.scheme}://{request.host}"
-
-
-def join_link(base: str, view: dict[str, Any]) -> str | None:
-    """The join link of a waiting game as its viewer may share it; None: the game is
-    not waiting, or it is private and the viewer is not one of its players."""
-    if view.get("status") != "waiting":
-        return None
-    link = f"{base}/games/{view['id']}"
-    if view.get("private"):
-        code = view.get("invitation_code")
-        if not code:
-            return None
-        link += "?code=" + quote(str(code), safe="")
-    return link
+    """The base of the links a phone opens, for this request (join_links.base_url)."""
+    return join_links.base_url(request.scheme, request.host, settings)
 
 
 def qr_svg(link: str) -> Markup:
@@ -72,5 +38,5 @@ def qr_svg(link: str) -> Markup:
 
 def join_qr(request: Request, settings: Settings, view: dict[str, Any]) -> dict[str, Any]:
     """`{"link", "svg"}` for a template, or `{}` when the game has no link to show."""
-    link = join_link(base_url(request, settings), view)
+    link = join_links.join_link(base_url(request, settings), view)
     return {"link": link, "svg": qr_svg(link)} if link else {}

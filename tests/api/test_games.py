@@ -103,7 +103,9 @@ def test_joining_a_private_game_needs_its_code_and_nothing_changes_without_it(
     for body in ({}, {"invitation_code": "guessed-code-123"}):
         refused = join(client, tokens["bob"], game["id"], **body)
         assert refused.status_code == 404 and refused.json()["reason"] == "game_not_found"
-    assert get_game(client, tokens["alice"], game["id"]) == game
+    shown = get_game(client, tokens["alice"], game["id"])
+    assert shown.pop("join_url").endswith(f"/games/{game['id']}?code={game['invitation_code']}")
+    assert shown == game  # (the join link: GET /games/{id} only)
     joined = join(client, tokens["bob"], game["id"], invitation_code=game["invitation_code"])
     assert joined.status_code == 201 and joined.json()["status"] == "started"
 
@@ -279,6 +281,10 @@ def test_list_filters_by_status_user_and_relation(
         ({"relation": "enemy"}, 400, "bad_request"),
         ({"user": "nobody"}, 404, "user_not_found"),
         ({"limit": "lots"}, 400, "bad_request"),
+        # given empty: not one of the document's values, not a filter left out
+        ({"status": ""}, 400, "bad_request"),
+        ({"relation": ""}, 400, "bad_request"),
+        ({"limit": ""}, 400, "bad_request"),
     ],
 )
 def test_bad_list_filters_are_refused(

@@ -65,6 +65,7 @@ def test_bad_positions_are_refused(
     assert "0 to 1" in too_far.json()["message"]
     assert at(client, token, match.id, -1).status_code == 400
     assert at(client, token, match.id, "first").status_code == 400
+    assert at(client, token, match.id, "").status_code == 400  # not left out: not a number
     waiting = new_game(client, tokens["hswatch"], size=5)
     refused = at(client, token, waiting["id"], 0)
     assert refused.status_code == 409 and refused.json()["reason"] == "game_not_started"

@@ -95,6 +95,12 @@ def _config(tmp_path: Path, game_id: int, username: str) -> Path:
         # anything but a 400, which says the request does not fit the declared shape.
         "[checks.positive_data_acceptance]\n"
         'expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]\n'
+        # A request that breaks the document is refused; a body over the size limit
+        # (REQUEST_MAX_SIZE, documented 413 `payload_too_large`) before its fields are
+        # read: a record longer than its maxLength is such a body.
+        "[checks.negative_data_rejection]\n"
+        'expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "415",'
+        ' "422", "428", "429", "5xx"]\n'
         # The stateful phase follows a created game (or tournament) to the operations
         # under it and reads any 404 there as "the created resource is not found". These
         # four name a user in their body (the player muted, the trading partner, the

@@ -183,6 +183,20 @@ def test_failed_logins_per_address_are_rate_limited(server: RunningServer, clien
     assert login(client, name, headers=new_address()).status_code == 201
 
 
+def test_failed_logins_from_one_ipv6_64_count_together(
+    server: RunningServer, client: Client
+) -> None:
+    name = user(server, client, "ivy6")
+    for n in range(4):  # four addresses of one /64, each failing once
+        failed = login(client, f"ghost{n}", "whatever1",
+                       headers={"X-Forwarded-For": f"2001:db8:65:1::{n + 1}"})
+        assert failed.status_code == 401
+    limited = login(client, name, headers={"X-Forwarded-For": "2001:db8:65:1::99"})
+    assert limited.status_code == 429 and limited.json()["reason"] == "rate_limited"
+    other = login(client, name, headers={"X-Forwarded-For": "2001:db8:65:2::1"})
+    assert other.status_code == 201  # another /64
+
+
 def test_a_successful_login_clears_the_users_failures(
     server: RunningServer, client: Client
 ) -> None:

@@ -23,7 +23,7 @@ _addresses = (f"10.2.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     with running_server(
         tmp_path_factory.mktemp("signups"), PROXIES_COUNT=1, SIGNUP_LIMIT_ADDRESS=2,
-        SIGNUP_WINDOW="1h",
+        SIGNUP_WINDOW="1h", GUESTS="on",  # guests count with the signups
     ) as running:
         yield running
 
@@ -98,3 +98,32 @@ def test_signup_requests_past_the_window_are_purged(server: RunningServer) -> No
         assert store.run(age) == 0
     finally:
         store.close()
+
+
+def test_addresses_of_one_ipv6_64_share_the_limit_and_another_64_does_not(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    """One client is handed a whole /64: changing its address within it gains nothing
+    (LIMIT_IPV6_PREFIX, default 64)."""
+    assert sign_up(client, "six1", "2001:db8:64:1::1").status_code == 201
+    assert sign_up(client, "six2", "2001:db8:64:1:aaaa:bbbb:cccc:dddd").status_code == 201
+    refused = sign_up(client, "six3", "2001:db8:64:1::3")
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["reason"] == "rate_limited"
+    assert "six3" not in stored_users(server)
+    assert sign_up(client, "six3", "2001:db8:64:2::1").status_code == 201  # another /64
+
+
+def test_guests_from_one_ipv6_64_count_with_its_signups(
+    server: RunningServer, client: httpx.Client
+) -> None:
+    def guest(name: str, address: str) -> httpx.Response:
+        return client.post("/guests", json={"username": name},
+                           headers={"X-Forwarded-For": address})
+
+    assert sign_up(client, "gsix1", "2001:db8:66:1::1").status_code == 201
+    assert guest("gsix2", "2001:db8:66:1::2").status_code == 201
+    refused = guest("gsix3", "2001:db8:66:1:1:2:3:4")
+    assert refused.status_code == 429 and refused.json()["reason"] == "rate_limited"
+    assert "gsix3" not in stored_users(server)
+    assert guest("gsix3", "2001:db8:66:2::1").status_code == 201  # another /64

@@ -186,3 +186,37 @@ def test_python_dash_m_client_runs_cq() -> None:
                           text=True, timeout=60)
     assert done.returncode == 0
     assert done.stdout.startswith("cq, version")
+
+
+def nothing_on_the_default_port() -> bool:
+    try:
+        socket.create_connection(("localhost", 3000), timeout=1).close()
+    except OSError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("command", [["signup", "-e", "nia@example.test"], ["login"]])
+def test_without_a_terminal_and_a_server_cq_says_how_to_name_one(
+    command: list[str], tmp_path: Path
+) -> None:
+    """stdin not a terminal (a script, a pipe): no servers are looked for on the network;
+    the default address does not answer, and cq says how to name the server."""
+    import os
+    import subprocess
+    import sys
+
+    if not nothing_on_the_default_port():
+        pytest.skip("something listens on localhost:3000 on this machine")
+    env = dict(os.environ, CQ_CONFIG_DIR=str(tmp_path / "config"), NO_COLOR="1")
+    env.pop("CQ_PROFILE", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "client", *command, "-u", "nia", "-p", "a long password"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert done.returncode == 5, done.stderr
+    error = " ".join(done.stderr.split())
+    assert error.startswith("Error: cannot reach the server at http://localhost:3000")
+    assert "-s URL" in error and "cq server find" in error
+    assert "Looking for servers" not in done.stderr  # no terminal: nothing looked for
+    assert not (tmp_path / "config").exists()  # no profile made

@@ -76,9 +76,13 @@ def test_the_leaderboard_defaults_to_9x9_for_2_players_without_modes(cq: Cq) -> 
     default = cq("game", "leaderboard", profile="sam")
     assert default.exit_code == 0, default.output
     assert "Leaderboard: 9x9, 2 players\nNo finished games" in default.output
-    modes = cq("game", "leaderboard", "-b", "5", "-m", "-i", profile="sam")
-    assert "5x5, 2 players, masked and invisible walls" in modes.output
-    assert "No finished games" in modes.output
+    for letter in ("-x", "-i"):  # -x as in game new; -i, the former letter, still works
+        modes = cq("game", "leaderboard", "-b", "5", "-m", letter, profile="sam")
+        assert "5x5, 2 players, masked and invisible walls" in modes.output
+        assert "No finished games" in modes.output
+    assert "invisible" not in cq("game", "leaderboard", "-b", "5", "-m", profile="sam").output
+    shown = cq("game", "leaderboard", "--help", profile="sam").output
+    assert "-x, --invisible-walls" in shown and "-i" not in shown.split()
 
 
 def test_an_invalid_variant_is_a_usage_error(cq: Cq) -> None:

@@ -67,6 +67,16 @@ def test_a_round_robin_from_creation_to_a_withdrawal(cq: Cq) -> None:
     assert "cid forfeited" in shown, shown
 
 
+def test_invisible_walls_are_x_as_in_game_new_and_the_old_i_still_works(cq: Cq) -> None:
+    for letter in ("-x", "-i"):  # -i: the former letter, unlisted (an invitation code elsewhere)
+        made = ok(cq("tournament", "new", f"Dark {letter}", "-b", "5", letter, profile="ben"))
+        assert "(round-robin; 5x5, 2 players, invisible walls)" in made, made
+    assert "(round-robin; 5x5, 2 players)" in ok(cq("tournament", "new", "Lit", "-b", "5",
+                                                    profile="ben"))
+    shown = ok(cq("tournament", "new", "--help", profile="ben"))
+    assert "-x, --invisible-walls" in shown and "-i" not in shown.split()
+
+
 @pytest.mark.parametrize(
     ("args", "code", "text"),
     [

@@ -119,3 +119,14 @@ def test_watch_in_the_shell_points_to_use_instead_of_blocking_the_prompt(
             capsys.readouterr().err)
     assert run_line(state, "game watch --help") == 0
     assert "Watch a game live." in capsys.readouterr().out
+
+
+def test_help_lists_each_command_once(
+    config_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_line(AppState(), "help") == 0
+    words = [line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert words.count("leaderboard") == 1  # `cq leaderboard` is `cq game leaderboard`
+    assert len(words) == len(set(words)) and "move" in words and "profile" in words
+    assert run_line(AppState(), "leaderboard --help") == 0
+    assert "--rating" in capsys.readouterr().out

@@ -303,6 +303,10 @@ def test_the_board_shows_the_pawns_where_the_game_has_them_and_at_0_the_start(
     late = client.get(f"/games/{match.id}/board.svg", params={"at": 3},
                       headers=auth(tokens["svwatch"]))
     assert late.status_code == 422 and late.json()["reason"] == "invalid_action_number"
+    for query in ({"caption": ""}, {"at": ""}, {"caption": "maybe"}):  # the document's types
+        blank = client.get(f"/games/{match.id}/board.svg", params=query,
+                           headers=auth(tokens["svwatch"]))
+        assert blank.status_code == 400 and blank.json()["reason"] == "bad_request", query
 
 
 def test_a_masked_games_walls_carry_no_owner_until_the_finish(

@@ -4,6 +4,7 @@ with any font (icons, not media-control characters that many fonts lack)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -108,6 +109,10 @@ def test_a_replay_address_out_of_range_is_refused_with_its_reason(
         answer = httpx.get(f"{server.base_url}/games/{match.id}", params={"at": at}, timeout=10)
         assert answer.status_code == 422, at
         assert f"0 to {total}" in answer.text
+        back = re.search(r'<a href="([^"]*)" id="back">([^<]*)</a>', answer.text)
+        assert back is not None, answer.text  # a way back from the refusal
+        assert back.groups() == (f"/games/{match.id}", f"Back to game {match.id}")
+        assert httpx.get(server.base_url + back.group(1), timeout=10).status_code == 200
         fragment = httpx.get(
             f"{server.base_url}/web/games/{match.id}/live", params={"at": at}, timeout=10
         )
