@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from corridorquest.bots.race import replay_with_trails
 from corridorquest.engine import (
     GameRecord,
     GameState,
@@ -54,6 +55,9 @@ class SeatView:
     refused: tuple[str, ...] = ()
     own_walls: tuple[str, ...] = field(default=())  # the seat's own walls (also in walls)
     invisible: bool = False  # walls holds only the seat's own walls
+    # the squares the seat's pawn stood on since the last wall was placed, the current one
+    # last (``race.trail_from_history``): the bot never steps back onto one to wait
+    trail: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -75,6 +79,7 @@ class SeatView:
             "refused": list(self.refused),
             "own_walls": list(self.own_walls),
             "invisible": self.invisible,
+            "trail": list(self.trail),
         }
 
     @classmethod
@@ -95,6 +100,7 @@ class SeatView:
             refused=tuple(data.get("refused", ())),
             own_walls=tuple(data.get("own_walls", ())),
             invisible=bool(data.get("invisible", False)),
+            trail=tuple(data.get("trail", ())),
         )
 
 
@@ -106,9 +112,16 @@ def seat_view(
     invisible: bool = False,
     blocked: tuple[str, ...] | list[str] = (),
     refused: tuple[str, ...] | list[str] = (),
+    trail: tuple[str, ...] | list[str] = (),
 ) -> SeatView:
-    """What ``seat`` sees of ``game`` during play (SPEC §4), as a bot's input."""
-    state = game.replay() if isinstance(game, GameRecord) else game
+    """What ``seat`` sees of ``game`` during play (SPEC §4), as a bot's input. Of a
+    ``GameRecord`` the seat's ``trail`` comes from its actions (every seat sees the pawns'
+    steps and that a wall was placed); of a ``GameState``, from ``trail``."""
+    if isinstance(game, GameRecord):
+        state, trails = replay_with_trails(game)
+        trail = trails[seat]
+    else:
+        state = game
     own = tuple(str(wall) for wall, owner in state.walls if owner is seat)
     walls = own if invisible else tuple(str(wall) for wall, _ in state.walls)
     return SeatView(
@@ -126,6 +139,7 @@ def seat_view(
         refused=tuple(refused),
         own_walls=own,
         invisible=invisible,
+        trail=tuple(trail),
     )
 
 

@@ -31,8 +31,12 @@ def play_bot_game(
     masked: bool = False,
     invisible: bool = False,
     max_plies: int | None = None,
+    history: bool = False,
 ) -> Played:
+    """Play ``state`` on to the end (or ``max_plies``). ``history``: each bot also knows its
+    trail since the last wall, as a server's bot reads it from the game's history."""
     played = Played(state)
+    trails = {seat: (str(square),) for seat, square in state.pawns.items()}
     cap = max_plies if max_plies is not None else 4 * state.size * state.size
     blocked: dict[Seat, list[str]] = {seat: [] for seat in state.seats}
     while state.winner is None and state.ply < cap:
@@ -40,7 +44,7 @@ def play_bot_game(
         assert seat is not None
         refused: list[str] = []
         while True:
-            if masked or invisible:
+            if masked or invisible or history:
                 view = seat_view(
                     state,
                     seat,
@@ -48,6 +52,7 @@ def play_bot_game(
                     invisible=invisible,
                     blocked=blocked[seat],
                     refused=refused,
+                    trail=trails[seat] if history else (),
                 )
                 text = choose(view, levels[seat], seed)
                 # the bot only ever plays what is legal in the position it knows
@@ -71,5 +76,16 @@ def play_bot_game(
                 assert len(refused) < 200, "a bot keeps bumping"
                 continue
             played.actions.append(str(action))
+            if history:
+                trails = _trails_after(state, trails, seat, str(action))
             break
     return played
+
+
+def _trails_after(
+    state: GameState, trails: dict[Seat, tuple[str, ...]], seat: Seat, text: str
+) -> dict[Seat, tuple[str, ...]]:
+    """Every seat's trail once ``seat`` has played ``text`` (``state`` is after it)."""
+    if text.endswith(("h", "v")):  # a wall: nothing before it can come back
+        return {s: (str(square),) for s, square in state.pawns.items()}
+    return {**trails, seat: (*trails[seat], str(state.pawns[seat]))}
