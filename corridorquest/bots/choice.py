@@ -18,7 +18,7 @@ from corridorquest.bots.search import (
     ordered_steps,
     root_walls,
 )
-from corridorquest.bots.view import SeatView, edge_between, knowledge
+from corridorquest.bots.view import SeatView, crossed_edges, knowledge
 from corridorquest.engine import (
     GameRecord,
     GameState,
@@ -188,7 +188,10 @@ def choose(record: Record, level: int | Level, seed: int) -> str:
     def allowed(action: Action) -> bool:
         if format_action(action) in banned:
             return False
-        return hasattr(action, "wall") or edge_between(pawn, action.to) not in blocked
+        if hasattr(action, "wall") or not blocked:
+            return True
+        # never into an edge it bumped into, by a move or a jump
+        return blocked.isdisjoint(crossed_edges(state.pawns, pawn, action.to))
 
     moves = [action for action in moves if allowed(action)]
     if not moves:  # every candidate refused: any legal action not refused yet

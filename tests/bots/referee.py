@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from corridorquest.bots import choose, knowledge, seat_view
-from corridorquest.bots.view import edge_between
+from corridorquest.bots.view import bumped_edge
 from corridorquest.engine import (
     GameState,
     IllegalActionError,
@@ -21,6 +21,7 @@ class Played:
     state: GameState
     actions: list[str] = field(default_factory=list)
     bumps: int = 0  # actions refused by the engine because of an unseen wall
+    repeated_bumps: int = 0  # bumps into an edge the bot had bumped into before
 
 
 def play_bot_game(
@@ -60,18 +61,20 @@ def play_bot_game(
                 assert known.is_legal(known.parse_action(text)), (text, view)
             else:
                 text = choose(state, levels[seat], seed)
-            before = state.pawns[seat]
             try:
                 action = state.play_notation(text)
-            except IllegalActionError:
+            except IllegalActionError as error:
                 # only an unseen wall may refuse a bot's action
                 assert invisible, f"{seat.value} played an illegal {text}"
                 played.bumps += 1
                 refused.append(text)
                 action = state.parse_action(text)
-                if isinstance(action, Step):
-                    edge = edge_between(before, action.to)
-                    if edge:
+                # the edge it ran into, as the refusal tells the seat (a jump's too)
+                edge = bumped_edge(str(error), state.size)
+                if isinstance(action, Step) and edge:
+                    if edge in blocked[seat]:
+                        played.repeated_bumps += 1
+                    else:
                         blocked[seat].append(edge)
                 assert len(refused) < 200, "a bot keeps bumping"
                 continue
