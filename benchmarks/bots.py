@@ -2,7 +2,7 @@
 
     nice -n 10 .venv/bin/python benchmarks/bots.py [--games N] [--only L1,L6,greedy]
         [--pairs L5-L6,L6-ab2] [--tables rr,four,sizes] [--four-kinds greedy,ab2]
-        [--sizes 5,7,11,13,17] [--procs 2] [--seed S] [--results FILE]
+        [--sizes 5,7,11,13,17] [--lead-games N] [--procs 2] [--seed S] [--results FILE]
 
 Tables:
 
@@ -18,6 +18,10 @@ Tables:
   every seat in turn (North moves first); its share of wins (parity is 25%).
 - ``sizes``: one row per other board size, 2-player: level 6 against the depth-2
   alpha-beta baseline, with level 6's time per move there.
+- ``lead``: the lead-conversion suite (issue 51, ``bots_lead.py``): positions of games
+  between quick players where the player to move is 6+ steps ahead with fewer walls, kept
+  where ab3 converts them against ab2; the share level 6 and level 5 convert
+  (``--lead-games``, ``--lead-positions``).
 
 Every game is checked by the engine (an illegal action loses the game and is counted) and
 stopped as a draw at 4*N^2 plies (counted). The same seed gives the same games: bots and
@@ -34,6 +38,10 @@ Baselines (written here, on the engine only):
   (ties: a step first, then at random);
 - ab2: depth-2 alpha-beta on that same difference (the bot's move, then the next
   player's reply).
+- ab3 (not in the default round robin: about 1 s a move): depth-3 alpha-beta on the same
+  difference and the same candidates (every legal action).
+
+Levels are given the game's actions (as a server's bot knows its history: its trail).
 """
 
 from __future__ import annotations
