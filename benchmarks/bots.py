@@ -2,7 +2,7 @@
 
     nice -n 10 .venv/bin/python benchmarks/bots.py [--games N] [--only L1,L6,greedy]
         [--pairs L5-L6,L6-ab2] [--tables rr,four,sizes] [--four-kinds greedy,ab2]
-        [--sizes 5,7,11,13,17] [--procs 2] [--seed S] [--results FILE]
+        [--sizes 5,7,11,13,17] [--lead-games N] [--procs 2] [--seed S] [--results FILE]
 
 Tables:
 
@@ -18,6 +18,10 @@ Tables:
   every seat in turn (North moves first); its share of wins (parity is 25%).
 - ``sizes``: one row per other board size, 2-player: level 6 against the depth-2
   alpha-beta baseline, with level 6's time per move there.
+- ``lead``: the lead-conversion suite (issue 51, ``bots_lead.py``): positions of games
+  between quick players where the player to move is 6+ steps ahead with fewer walls, kept
+  where ab3 converts them against ab2; the share level 6 and level 5 convert
+  (``--lead-games``, ``--lead-positions``).
 
 Every game is checked by the engine (an illegal action loses the game and is counted) and
 stopped as a draw at 4*N^2 plies (counted). The same seed gives the same games: bots and
@@ -34,6 +38,10 @@ Baselines (written here, on the engine only):
   (ties: a step first, then at random);
 - ab2: depth-2 alpha-beta on that same difference (the bot's move, then the next
   player's reply).
+- ab3 (not in the default round robin: about 1 s a move): depth-3 alpha-beta on the same
+  difference and the same candidates (every legal action).
+
+Levels are given the game's actions (as a server's bot knows its history: its trail).
 """
 
 from __future__ import annotations
@@ -57,11 +65,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import bots_lead  # noqa: E402
+
 from corridorquest.bots import LEVELS, choose  # noqa: E402
 from corridorquest.engine import GameState, PlaceWall, Seat, Step  # noqa: E402
 
 LEVEL_NAMES = [f"L{n}" for n in range(1, 7)]
 BASELINES = ["random", "greedy", "ab2"]
+EXTRA_BASELINES = ["ab3"]  # not in the default round robin (slow): name it in --only/--pairs
 OPENING_PLIES = (2, 4)  # random pawn steps before the players take over (inclusive range)
 
 
@@ -128,14 +139,69 @@ def ab2_action(state: GameState, rng: random.Random) -> Step | PlaceWall:
     return best_action
 
 
-BASELINE_ACTIONS = {"random": random_action, "greedy": greedy_action, "ab2": ab2_action}
+def ab3_action(state: GameState, rng: random.Random) -> Step | PlaceWall:
+    """Depth 3: one's action, the next player's reply worst for us, then one's best answer
+    (the same candidates as ab2: every legal action; alpha-beta, one-ply ordering)."""
+    me = state.turn
+    assert me is not None
+    actions = state.legal_actions()
+    rng.shuffle(actions)
+    children = [(action, after(state, action)) for action in actions]
+    children.sort(key=lambda item: (-difference(item[1], me), not isinstance(item[0], Step)))
+    best_action, best = children[0][0], -math.inf
+    for action, child in children:
+        if child.winner is me:
+            return action
+        replies = child.legal_actions()
+        grand = [after(child, reply) for reply in replies]
+        grand.sort(key=lambda g: difference(g, me))  # the reply worst for us first
+        worst = math.inf
+        for position in grand:
+            value = _best_answer(position, me, worst)
+            if value < worst:
+                worst = value
+                if worst <= best:
+                    break  # no better than the best action so far
+        if not grand:
+            worst = difference(child, me)
+        if worst > best:
+            best, best_action = worst, action
+    return best_action
 
 
-def act(name: str, state: GameState, seed: int) -> str:
+def _best_answer(state: GameState, me: Seat, beta: float) -> float:
+    """The best difference ``me`` (to move in ``state``) reaches in one action (stops at
+    ``beta``: the reply above already refutes less)."""
+    if state.winner is not None or state.turn is not me:
+        return difference(state, me)
+    best = -math.inf
+    for action in sorted(state.legal_actions(), key=lambda a: not isinstance(a, Step)):
+        value = difference(after(state, action), me)
+        if value > best:
+            best = value
+            if best >= beta:
+                break
+    return best
+
+
+BASELINE_ACTIONS = {
+    "random": random_action,
+    "greedy": greedy_action,
+    "ab2": ab2_action,
+    "ab3": ab3_action,
+}
+
+
+def act(name: str, state: GameState, seed: int, actions: list[str] | None = None) -> str:
+    """``name``'s action in ``state``; a level is given the game's ``actions`` (from 9x9's
+    North-first start), as a server's bot knows its game's history (its trail)."""
     if name in BASELINE_ACTIONS:
         rng = random.Random(f"{seed}:{state.ply}")
         return str(BASELINE_ACTIONS[name](state, rng))
-    return choose(state, int(name[1:]), seed)
+    if actions is None:
+        return choose(state, int(name[1:]), seed)
+    record = {"size": state.size, "players": state.players, "first": "north", "actions": actions}
+    return choose(record, int(name[1:]), seed)
 
 
 # -- one game ----------------------------------------------------------------------------
@@ -144,14 +210,20 @@ def act(name: str, state: GameState, seed: int) -> str:
 def play_game(task: tuple[Any, ...]) -> dict[str, Any]:
     """Play one game; ``task`` = (key, size, names by seat in seat order, opening seed, seed)."""
     key, size, names, opening_seed, seed = task
+    if key[0] == "lead":  # a lead-conversion game: key = ("lead", leader, actions before)
+        result = bots_lead.convert(act, list(key[2]), size, key[1], names[0], seed)
+        return {"key": key, "size": size, "names": names, **result, "illegal": None, "times": {}}
     players = len(names)
     state = GameState.new(size, players, Seat.NORTH)
     seats = state.seats
     by_seat = dict(zip(seats, names, strict=True))
     rng = random.Random(opening_seed)
+    actions: list[str] = []
     for _ in range(rng.randint(*OPENING_PLIES)):
         steps = state.legal_steps()
-        state.play(rng.choice(steps))
+        step = rng.choice(steps)
+        state.play(step)
+        actions.append(str(step))
     cap = 4 * size * size
     times: dict[str, list[float]] = defaultdict(list)
     illegal = None
@@ -160,13 +232,14 @@ def play_game(task: tuple[Any, ...]) -> dict[str, Any]:
         assert seat is not None
         name = by_seat[seat]
         start = time.process_time()
-        text = act(name, state, seed)
+        text = act(name, state, seed, actions)
         times[name].append(time.process_time() - start)
         try:
             state.play_notation(text)
         except ValueError as error:
             illegal = f"{name} as {seat.value}: {error}"
             break
+        actions.append(text)
     if illegal:
         loser = by_seat[state.turn]  # type: ignore[index]
         winners = [seat for seat in seats if by_seat[seat] != loser]
@@ -182,6 +255,7 @@ def play_game(task: tuple[Any, ...]) -> dict[str, Any]:
         "capped": state.winner is None and not illegal,
         "illegal": illegal,
         "times": dict(times),
+        "actions": actions,
     }
 
 
@@ -308,13 +382,14 @@ def _shared_code() -> hashlib._Hash:
     rows of the level table) and this script's baselines and game loop."""
     digest = hashlib.sha256()
     package = Path(__file__).resolve().parent.parent / "corridorquest"
-    for path in sorted([*package.glob("engine/*.py"), *package.glob("bots/*.py")]):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+    sources = [*package.glob("engine/*.py"), *package.glob("bots/*.py")]
+    for path in sorted([*sources, Path(__file__).resolve().parent / "bots_lead.py"]):
+        digest.update(path.name.encode() + b"\0")
         source = path.read_text()
-        if path.relative_to(package).as_posix() == "bots/levels.py":
+        if path.as_posix().endswith("bots/levels.py"):
             source = _levels_source_without_table(source)
         digest.update(source.encode())
-    for function in (random_action, greedy_action, ab2_action, act, play_game):
+    for function in (random_action, greedy_action, ab2_action, ab3_action, act, play_game):
         digest.update(inspect.getsource(function).encode())
     return digest
 
@@ -409,7 +484,7 @@ def play_one(item: tuple[int, tuple]) -> tuple[int, dict[str, Any]]:
 
 def weight(task: tuple) -> float:
     size, names = task[1], task[2]
-    cost = {"L6": 50, "L5": 15, "ab2": 8, "L4": 5}
+    cost = {"ab3": 60, "L6": 50, "L5": 15, "ab2": 8, "L4": 5}
     return sum(cost.get(name, 1) for name in names) * size * size
 
 
@@ -432,7 +507,9 @@ def main() -> None:
         default="",
         help="only these pairs of the round robin, e.g. L1-L2,L5-L6,L6-ab2 (default: all)",
     )
-    parser.add_argument("--tables", default="rr,four,sizes", help="rr, four, sizes")
+    parser.add_argument(
+        "--tables", default="rr,four,sizes", help="rr, four, sizes, lead (lead conversion)"
+    )
     parser.add_argument(
         "--four-games",
         type=int,
@@ -448,6 +525,19 @@ def main() -> None:
         "--size-games", type=int, default=None, help="games per size row (default: --games)"
     )
     parser.add_argument("--sizes", default="5,7,11,13,17")
+    parser.add_argument(
+        "--lead-games",
+        type=int,
+        default=40,
+        help="lead table: games per harvest pair the positions are taken from (even)",
+    )
+    parser.add_argument(
+        "--lead-positions",
+        type=int,
+        default=0,
+        help="lead table: at most this many candidate positions, taken alternately from "
+        "each colour (default 0: all)",
+    )
     parser.add_argument("--procs", type=int, default=2, help="worker processes (at most 2)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -462,8 +552,8 @@ def main() -> None:
     procs = max(1, min(2, args.procs))
     names = [name.strip() for name in args.only.split(",") if name.strip()]
     for name in names:
-        if name not in LEVEL_NAMES + BASELINES:
-            parser.error(f"{name}: not a player (L1..L6, random, greedy, ab2)")
+        if name not in LEVEL_NAMES + BASELINES + EXTRA_BASELINES:
+            parser.error(f"{name}: not a player (L1..L6, random, greedy, ab2, ab3)")
     tables = {t.strip() for t in args.tables.split(",") if t.strip()}
     four_kinds = [k.strip() for k in args.four_kinds.split(",") if k.strip()]
     for kind in four_kinds:
@@ -479,8 +569,9 @@ def main() -> None:
         pairs = []
         for text in args.pairs.split(","):
             a, _, b = text.strip().partition("-")
-            if a not in LEVEL_NAMES + BASELINES or b not in LEVEL_NAMES + BASELINES or a == b:
-                parser.error(f"{text}: not a pair of two players (L1..L6, random, greedy, ab2)")
+            known = LEVEL_NAMES + BASELINES + EXTRA_BASELINES
+            if a not in known or b not in known or a == b:
+                parser.error(f"{text}: not a pair of two players (L1..L6, baselines)")
             pairs.append((a, b))
         names = list(dict.fromkeys(name for pair in pairs for name in pair))
     if "rr" in tables:
@@ -494,6 +585,10 @@ def main() -> None:
     started = time.time()
     kept = ResultsFile(args.results)
     results = run(tasks, procs, kept)
+    lead: dict[str, list[dict[str, Any]]] = {}
+    if "lead" in tables:
+        lead = lead_suite(args, procs, kept)
+        results += [r for name, rows in lead.items() if name != "suite" for r in rows]
     elapsed = time.time() - started
 
     print(
@@ -565,6 +660,73 @@ def main() -> None:
                 f"| {size}x{size} | {len(flat)} | {mean:.1%} | ±{half:.1%} | "
                 f"{ms(moves, 0.5)} | {ms(moves, 0.99)} | {ms(base, 0.5)} |"
             )
+
+    if lead:
+        print_lead(lead)
+
+
+def lead_suite(args: argparse.Namespace, procs: int, kept: ResultsFile) -> dict[str, list]:
+    """The lead-conversion suite (``bots_lead``): harvest games, the positions ``ab3``
+    converts against ``ab2``, then level 6 and level 5 from each of them."""
+    tasks: list[tuple] = []
+    for a, b in bots_lead.HARVEST:
+        tasks += pair_tasks(9, a, b, args.lead_games, args.seed, "lead-games")
+    games = run(tasks, procs, kept)
+    by_colour: dict[str, list[tuple]] = {"north": [], "south": []}
+    for game in games:
+        for ply, leader in bots_lead.leading_positions(game["actions"], 9):
+            by_colour[leader].append((leader, tuple(game["actions"][:ply])))
+    candidates = [
+        item
+        for pair in zip(by_colour["north"], by_colour["south"], strict=False)
+        for item in pair
+    ]
+    longer = by_colour["north"] if len(by_colour["north"]) > len(by_colour["south"]) else (
+        by_colour["south"]
+    )
+    candidates += longer[len(candidates) // 2 :]
+    if args.lead_positions:
+        candidates = candidates[: args.lead_positions]
+
+    def conversions(name: str, items: list[tuple]) -> list[dict[str, Any]]:
+        batch = [
+            (("lead", leader, before), 9, (name, "ab2"), 0, stable_seed(args.seed, before))
+            for leader, before in items
+        ]
+        return run(batch, procs, kept)
+
+    filtered = conversions("ab3", candidates)
+    suite = [item for item, result in zip(candidates, filtered, strict=True) if result["won"]]
+    found = {"candidates": filtered, "suite": [{"key": ("lead", *item)} for item in suite]}
+    for name in bots_lead.MEASURED:
+        found[name] = conversions(name, suite)
+    return found
+
+
+def print_lead(lead: dict[str, list[dict[str, Any]]]) -> None:
+    candidates, suite = lead["candidates"], lead["suite"]
+    colours = defaultdict(int)
+    for item in suite:
+        colours[item["key"][1]] += 1
+    print(
+        f"\n## Lead conversion: the leader ({bots_lead.LEAD}+ steps ahead, fewer walls) "
+        "against ab2\n"
+    )
+    print(
+        f"candidate positions: {len(candidates)}; converted by ab3 (the suite): {len(suite)} "
+        f"(North leads {colours['north']}, South {colours['south']})\n"
+    )
+    print("(ab3: its share of the candidates is the filter; the suite is what it converted)\n")
+    print("| leader | positions | converted | 95% | most visits of one square | over cap |")
+    print("|---|---|---|---|---|---|")
+    for name in ["ab3", *bots_lead.MEASURED]:
+        rows = candidates if name == "ab3" else lead[name]
+        if not rows:
+            continue
+        mean, half = interval([1.0 if r["won"] else 0.0 for r in rows])
+        most = max(r["most_visits"] for r in rows)
+        capped = sum(1 for r in rows if r["capped"])
+        print(f"| {name} | {len(rows)} | {mean:.1%} | ±{half:.1%} | {most} | {capped} |")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from typing import Any
 
 from corridorquest.bots.evaluation import value
 from corridorquest.bots.levels import Level, level_for
+from corridorquest.bots.race import play_with_trails, race_margin, replay_with_trails
 from corridorquest.bots.search import (
     Action,
     ModelSearch,
@@ -17,7 +18,7 @@ from corridorquest.bots.search import (
     ordered_steps,
     root_walls,
 )
-from corridorquest.bots.view import SeatView, edge_between, knowledge
+from corridorquest.bots.view import SeatView, crossed_edges, knowledge
 from corridorquest.engine import (
     GameRecord,
     GameState,
@@ -25,6 +26,7 @@ from corridorquest.engine import (
     NotationError,
     Seat,
     format_action,
+    format_square,
     is_goal,
 )
 
@@ -63,6 +65,63 @@ def position_of(record: Record) -> tuple[GameState, tuple[str, ...]]:
         )
         return game.replay(), ()
     raise TypeError(f"{type(record).__name__}: not a game record, position or seat view")
+
+
+def trail_of(record: Record, seat: Seat) -> tuple[str, ...]:
+    """The squares ``seat``'s pawn stood on since the last wall (``race``): from the
+    record's actions or the seat view; a bare ``GameState`` has no history (empty)."""
+    if isinstance(record, SeatView):
+        return record.trail
+    if isinstance(record, GameRecord):
+        return replay_with_trails(record)[1].get(seat, ())
+    if isinstance(record, Mapping) and record.get("actions"):
+        if "first" in record:
+            size, players = int(record["size"]), int(record["players"])
+            start = GameState.new(size, players, Seat(record["first"]))
+            return play_with_trails(start, record["actions"])[1].get(seat, ())
+        game = GameRecord(
+            int(record["size"]),
+            int(record["players"]),
+            int(record.get("seed", 0)),
+            list(record["actions"]),
+        )
+        return replay_with_trails(game)[1].get(seat, ())
+    return ()
+
+
+def _no_waiting(
+    state: GameState, me: Seat, moves: list[Action], trail: tuple[str, ...]
+) -> list[Action]:
+    """``moves`` without the steps that wait (``race``).
+
+    - A step back onto a square of the trail repeats the bot's part of a position: never
+      (unless nothing else is left).
+    - Two players, the bot ahead (a shorter path) and the opponent holding walls: a step
+      that does not shorten the bot's path is kept only when the race with walls in hand
+      after it is better than after the best step that does (it leaves the opponent's
+      walls less to add by more than the step it loses).
+    """
+    stood = set(trail[:-1])
+    kept = [
+        action
+        for action in moves
+        if hasattr(action, "wall") or format_square(action.to) not in stood
+    ]
+    moves = kept or moves
+    if len(state.seats) != 2:
+        return moves
+    other = state.next_seat(me)
+    if state.walls_left[other] <= 0 or state.distance(me) >= state.distance(other):
+        return moves
+    here = state.distance(me)
+    steps = [action for action in moves if not hasattr(action, "wall")]
+    onward = [step for step in steps if distance_after(state, me, step) < here]
+    waiting = [step for step in steps if step not in onward]
+    if not onward or not waiting:
+        return moves
+    best = max(race_margin(state, me, step) for step in onward)
+    dropped = {id(step) for step in waiting if race_margin(state, me, step) <= best}
+    return [action for action in moves if id(action) not in dropped]
 
 
 def _rng(seed: int, state: GameState) -> random.Random:
@@ -129,7 +188,10 @@ def choose(record: Record, level: int | Level, seed: int) -> str:
     def allowed(action: Action) -> bool:
         if format_action(action) in banned:
             return False
-        return hasattr(action, "wall") or edge_between(pawn, action.to) not in blocked
+        if hasattr(action, "wall") or not blocked:
+            return True
+        # never into an edge it bumped into, by a move or a jump
+        return blocked.isdisjoint(crossed_edges(state.pawns, pawn, action.to))
 
     moves = [action for action in moves if allowed(action)]
     if not moves:  # every candidate refused: any legal action not refused yet
@@ -143,6 +205,7 @@ def choose(record: Record, level: int | Level, seed: int) -> str:
         return format_action(_level_one(state, me, moves, rng, budget))
     if state.ply >= ONWARD_AFTER * state.size**2:
         moves = _onward(state, me, moves)
+    moves = _no_waiting(state, me, moves, trail_of(record, me))
     if len(moves) == 1:
         return format_action(moves[0])
     searcher = Search if len(state.seats) == 2 else ModelSearch

@@ -15,13 +15,16 @@ exactly what its seat sees in the API.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from corridorquest.bots.race import replay_with_trails
 from corridorquest.engine import (
     GameRecord,
     GameState,
+    NotationError,
     Seat,
     Square,
     Wall,
@@ -30,6 +33,7 @@ from corridorquest.engine import (
     is_under,
     markers_under,
     parse_marker,
+    parse_square,
     parse_wall,
 )
 from corridorquest.engine.board import board_for
@@ -54,6 +58,9 @@ class SeatView:
     refused: tuple[str, ...] = ()
     own_walls: tuple[str, ...] = field(default=())  # the seat's own walls (also in walls)
     invisible: bool = False  # walls holds only the seat's own walls
+    # the squares the seat's pawn stood on since the last wall was placed, the current one
+    # last (``race.trail_from_history``): the bot never steps back onto one to wait
+    trail: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -75,6 +82,7 @@ class SeatView:
             "refused": list(self.refused),
             "own_walls": list(self.own_walls),
             "invisible": self.invisible,
+            "trail": list(self.trail),
         }
 
     @classmethod
@@ -95,6 +103,7 @@ class SeatView:
             refused=tuple(data.get("refused", ())),
             own_walls=tuple(data.get("own_walls", ())),
             invisible=bool(data.get("invisible", False)),
+            trail=tuple(data.get("trail", ())),
         )
 
 
@@ -106,9 +115,16 @@ def seat_view(
     invisible: bool = False,
     blocked: tuple[str, ...] | list[str] = (),
     refused: tuple[str, ...] | list[str] = (),
+    trail: tuple[str, ...] | list[str] = (),
 ) -> SeatView:
-    """What ``seat`` sees of ``game`` during play (SPEC §4), as a bot's input."""
-    state = game.replay() if isinstance(game, GameRecord) else game
+    """What ``seat`` sees of ``game`` during play (SPEC §4), as a bot's input. Of a
+    ``GameRecord`` the seat's ``trail`` comes from its actions (every seat sees the pawns'
+    steps and that a wall was placed); of a ``GameState``, from ``trail``."""
+    if isinstance(game, GameRecord):
+        state, trails = replay_with_trails(game)
+        trail = trails[seat]
+    else:
+        state = game
     own = tuple(str(wall) for wall, owner in state.walls if owner is seat)
     walls = own if invisible else tuple(str(wall) for wall, _ in state.walls)
     return SeatView(
@@ -126,6 +142,7 @@ def seat_view(
         refused=tuple(refused),
         own_walls=own,
         invisible=invisible,
+        trail=tuple(trail),
     )
 
 
@@ -234,8 +251,86 @@ def knowledge(view: SeatView) -> GameState:
         return None
 
     # the walls that really stand there are one answer, so there is one unless the bumped
-    # edges are wrong; then the bot plays on what it knows for sure
-    return cover(0, h, v, []) or state
+    # edges are wrong or the tries run out; then each edge in turn gets a wall that fits
+    # with those before it (the bot must never plan a way through an edge it bumped into)
+    found = cover(0, h, v, [])
+    if found is not None:
+        return found
+    return _cover_one_by_one(view, data, open_edges, known) or state
+
+
+def _cover_one_by_one(
+    view: SeatView, data: dict[str, Any], open_edges: list[Any], known: list[Wall]
+) -> GameState | None:
+    """A wall on as many of the bumped ``open_edges`` as fit, one edge after the other."""
+    board = board_for(view.size)
+    chosen: list[Wall] = []
+    best: GameState | None = None
+    walls = list(known)
+    for marker in open_edges:
+        if is_under(marker, walls):
+            continue
+        for wall in _wall_options(view, str(marker)):
+            h = v = 0
+            for placed in walls:
+                bit = 1 << board.slot(placed)
+                if placed.orientation == "h":
+                    h |= bit
+                else:
+                    v |= bit
+            if overlap_reason(board, h, v, wall) is not None:
+                continue
+            trial = dict(data)
+            extra = [[str(w), _guess_owner(view)] for w in [*chosen, wall]]
+            trial["walls"] = [*data["walls"], *extra]
+            try:
+                best = GameState.from_dict(trial)
+            except ValueError:
+                continue
+            chosen.append(wall)
+            walls.append(wall)
+            break
+    return best
+
+
+_BETWEEN = re.compile(r"wall between ([a-z]+[0-9]+) and ([a-z]+[0-9]+)")
+
+
+def bumped_edge(message: str, size: int) -> str | None:
+    """The edge (marker notation) a refused step ran into, from the refusal's message
+    ("e6: wall between e5 and e6", as the API tells the seat: squares, never the wall), or
+    None. A jump's bump is the edge that stopped it (behind the jumped pawn, say), which the
+    squares of the step alone do not tell."""
+    found = _BETWEEN.search(message)
+    if found is None:
+        return None
+    try:
+        a, b = (parse_square(text, size) for text in found.groups())
+    except NotationError:
+        return None
+    return edge_between(a, b)
+
+
+def crossed_edges(pawns: Mapping[Seat, Square], pawn: Square, to: Square) -> list[str]:
+    """The edges a step from ``pawn`` to ``to`` crosses: one for a move, two for a jump (over
+    the pawn it jumps, straight or diagonally)."""
+    edge = edge_between(pawn, to)
+    if edge is not None:
+        return [edge]
+    occupied = set(pawns.values())
+    middles = [Square((pawn.col + to.col) // 2, (pawn.row + to.row) // 2)]
+    if abs(pawn.col - to.col) == 1:  # diagonal: over the pawn beside or ahead
+        middles = [Square(pawn.col, to.row), Square(to.col, pawn.row)]
+    for middle in middles:
+        if middle in occupied:
+            first, second = edge_between(pawn, middle), edge_between(middle, to)
+            return [e for e in (first, second) if e is not None]
+    return []
+
+
+def _guess_owner(view: SeatView) -> str:
+    """Whose a wall the viewer only bumped into is, for the position it plays on."""
+    return next((seat for seat in view.pawns if seat is not view.seat), view.seat).value
 
 
 def edge_between(a: Square, b: Square) -> str | None:

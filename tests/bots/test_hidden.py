@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from corridorquest.bots import choose, knowledge, seat_view
-from corridorquest.engine import GameState, IllegalActionError, Seat
+from corridorquest.bots.view import bumped_edge, crossed_edges
+from corridorquest.engine import GameState, IllegalActionError, Seat, Square, parse_square
 
 
 def _walled_in_front_of_south() -> GameState:
@@ -72,3 +73,49 @@ def test_in_a_masked_game_the_bot_sees_positions_not_owners_or_counts() -> None:
     known = knowledge(view)
     assert known.walls_left == {Seat.NORTH: 10, Seat.SOUTH: 8}
     assert choose(view, 3, 2) in {str(a) for a in known.legal_actions()}
+
+
+def _walled_behind_north() -> GameState:
+    """South on e4 to move, North on e5 just ahead; North's wall d5h stands behind North:
+    the jump e6, South's shortest way, runs into it."""
+    return GameState.from_dict(
+        {
+            "size": 9,
+            "players": 2,
+            "first": "north",
+            "turn": "south",
+            "winner": None,
+            "ply": 9,
+            "pawns": {"north": "e5", "south": "e4"},
+            "walls": [["d5h", "north"]],
+            "walls_left": {"north": 9, "south": 10},
+            "passes": [],
+        }
+    )
+
+
+@pytest.mark.parametrize("level", [1, 3, 6])
+def test_a_bot_that_bumped_into_an_invisible_wall_by_a_jump_never_tries_that_edge_again(
+    level: int,
+) -> None:
+    state = _walled_behind_north()
+    blind = choose(seat_view(state, Seat.SOUTH, invisible=True), level, 1)
+    assert blind == "e6"  # the jump over North, into the wall it cannot see
+    with pytest.raises(IllegalActionError) as refused:
+        state.copy().play_notation(blind)
+    # what the refusal tells the seat: the edge behind North, not the squares it stood on
+    edge = bumped_edge(str(refused.value), 9)
+    assert edge == "e5h"
+    # on this turn and on every later one, it never runs into that edge again
+    for tried in (["e6"], []):
+        view = seat_view(state, Seat.SOUTH, invisible=True, blocked=[edge], refused=tried)
+        again = choose(view, level, 1)
+        assert again != "e6"
+        if not again.endswith(("h", "v")):
+            pawn = state.pawns[Seat.SOUTH]
+            assert edge not in crossed_edges(state.pawns, pawn, parse(again))
+        state.copy().play_notation(again)
+
+
+def parse(text: str) -> Square:
+    return parse_square(text, 9)

@@ -59,6 +59,7 @@ def test_bots_play_legal_games_from_their_seat_view_in_hidden_modes(
     played = play_bot_game(state, levels_for(state, (2, 3)), 5, masked=masked, invisible=invisible)
     assert state.winner is not None
     assert state.ply <= 4 * size * size
+    assert played.repeated_bumps == 0  # never into an edge it bumped into before
     if not invisible:
         assert played.bumps == 0
 
