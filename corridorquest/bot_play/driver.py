@@ -43,7 +43,7 @@ from corridorquest.bot_play.pacing import BotsOnlyPace
 from corridorquest.bot_play.seat_views import seat_view_from_api
 from corridorquest.bot_play.slots import BOTS_ONLY, PERSON, WorkerSlots
 from corridorquest.bots import SeatView
-from corridorquest.bots.view import edge_between
+from corridorquest.bots.view import bumped_edge, edge_between
 from corridorquest.engine import parse_square
 from corridorquest.events import ActionPlayed, GameStarted, OfferMade
 from corridorquest.services import bot_turns, games, markers, play, trading
@@ -238,8 +238,8 @@ class BotDriver:
                 refused.append(text)
                 log.info("bots: %s in game %d: %s refused: %s",
                          bot.username, game_id, text, error.message)
-                if view["invisible"] and kind == "move":
-                    await self._note_bump(bot, game_id, seat_view, text)
+                if view["invisible"] and kind in ("move", "jump"):
+                    await self._note_bump(bot, game_id, seat_view, text, error.message)
             except Conflict as error:  # another process played it, or the game moved on
                 log.info("bots: game %d, revision %d: not played here (%s; another process "
                          "played it, or the game moved on)", game_id, revision, error.reason)
@@ -249,11 +249,16 @@ class BotDriver:
                     game_id, MAX_TRIES)
 
     async def _note_bump(
-        self, bot: CurrentUser, game_id: int, seat_view: SeatView, text: str
+        self, bot: CurrentUser, game_id: int, seat_view: SeatView, text: str, refusal: str
     ) -> None:
-        """The edge a refused step crossed, noted as the bot's marker (what it learnt)."""
-        pawn = parse_square(seat_view.pawns[seat_view.seat], seat_view.size)
-        edge = edge_between(pawn, parse_square(text, seat_view.size))
+        """The edge a refused step ran into, noted as the bot's marker (what it learnt):
+        the one the refusal names ("wall between e5 and e6": a jump's too, which its
+        squares alone do not tell), else the one between the pawn and a refused move's
+        square."""
+        edge = bumped_edge(refusal, seat_view.size)
+        if edge is None:
+            pawn = parse_square(seat_view.pawns[seat_view.seat], seat_view.size)
+            edge = edge_between(pawn, parse_square(text, seat_view.size))
         if edge is None:
             return
         try:

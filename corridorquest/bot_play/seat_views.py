@@ -7,6 +7,8 @@ bumped into, which the driver notes as markers, as a player would); in a masked 
 walls without owners and no counts. What a player works out for itself the bot works out
 the same way from the same view:
 
+- its trail (the squares it stood on since the last wall, bots/race.py): from the
+  history's steps of its seat;
 - who moved first and the ply: from the history (the first entry that names a seat, and
   the turn order);
 - its own walls left in a masked game (the view hides every count, one's own too): the
@@ -21,7 +23,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from corridorquest.bots import SeatView
-from corridorquest.engine import Seat, initial_walls, seats_for
+from corridorquest.bots.race import trail_from_history
+from corridorquest.engine import GameState, Seat, initial_walls, seats_for
 
 
 def _first_mover(history: Sequence[dict[str, Any]], order: list[Seat], turn: Seat) -> Seat:
@@ -87,4 +90,8 @@ def seat_view_from_api(
         refused=tuple(refused),
         own_walls=tuple(own_walls),
         invisible=bool(view["invisible"]),
+        # the squares it stood on since the last wall: it never steps back onto one to wait
+        trail=trail_from_history(
+            history, me, str(GameState.new(size=size, players=players, first=first).pawns[me])
+        ),
     )

@@ -56,10 +56,16 @@ def test_the_seat_view_from_the_api_is_what_the_seat_may_know(
         tokens["bot-1"] = bot_session(server.database_url, "bot-1")
         # walls first from both sides (the first action a wall: masked, it names no seat),
         # then steps
+        trail: list[str] = []  # the bot's squares since the last wall, as it stood
         for ply in range(8):
             mover = game["turn_username"]
             state = state_from_game(game)
             assert state is not None
+            if ply == 5:
+                bot_seat = next(s["seat"] for s in game["seats"] if s["username"] == "bot-1")
+                trail.append(game["pawns"][bot_seat])
+            if ply >= 5 and mover == "bot-1":
+                trail.append(format_action(state.legal_steps()[0]))
             if ply < 5:
                 walls = [format_action(w) for w in state.legal_walls()]
                 answer = play(client, tokens[mover], game["id"], "wall", walls[len(walls) // 3])
@@ -81,6 +87,8 @@ def test_the_seat_view_from_the_api_is_what_the_seat_may_know(
     assert sorted(built.walls) == sorted(truth.walls)
     assert built.own_walls_left == truth.own_walls_left
     assert (built.first, built.ply, built.turn) == (truth.first, truth.ply, truth.turn)
+    # the trail it never steps back onto to wait (issue 51): its squares since the last wall
+    assert list(built.trail) == trail and trail[-1] == built.pawns[me]
     if masked:
         assert built.walls_left is None and built.own_walls == ()
     else:
