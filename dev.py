@@ -35,6 +35,7 @@ from typing import BinaryIO
 
 ROOT = Path(__file__).resolve().parent
 SLOWEST_SHOWN = 15  # `dev.py test` lists this many of the slowest tests
+TEST_PROCESSES = 2  # `dev.py test` runs the tests in this many processes (pytest-xdist)
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
@@ -140,7 +141,19 @@ def main(argv: list[str]) -> int:
         status |= run(PY, "-m", "mypy", "corridorquest/engine")
         status |= run(PY, "-m", "tests.support.fixed_sleeps", "tests")
         return status
-    return run(PY, "-m", "pytest", *durations(rest), *rest)
+    return run(PY, "-m", "pytest", *durations(rest), *workers(rest), *rest)
+
+
+def workers(pytest_args: list[str]) -> list[str]:
+    """`-n 2 --dist loadfile` (pytest-xdist) unless the caller chose `-n`: the tests run in
+    two processes, each test module in one of them (its module-scoped servers stay its
+    own), each process with its own temporary directory; ports are free ones, chosen per
+    server. Much of a test's time is waiting for a server, a browser or a terminal, so two
+    processes on two cores take far less than one. `-n 0` runs in this process."""
+    chosen = any(
+        arg.startswith("-n") or arg.startswith("--numprocesses") for arg in pytest_args
+    )
+    return [] if chosen else ["-n", str(TEST_PROCESSES), "--dist", "loadfile"]
 
 
 def durations(pytest_args: list[str]) -> list[str]:

@@ -151,8 +151,10 @@ class EventReader:
 
 
 def without_presence(view: dict[str, Any]) -> dict[str, Any]:
-    """A game view without `online` (it changes as streams open and close, unlike the rest)."""
-    return {k: v for k, v in view.items() if k != "online"}
+    """A game view without `online` (it changes as streams open and close, unlike the rest)
+    and without `join_url`, which `GET /games/{id}` alone adds: the link at the address the
+    asker reached the server at (for `cq game show --qr`), not part of the game's state."""
+    return {k: v for k, v in view.items() if k not in ("online", "join_url")}
 
 
 def game_at(reader: EventReader, revision: int) -> dict[str, Any]:
