@@ -17,7 +17,7 @@ from datetime import timedelta
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.errors import Unprocessable
 from corridorquest.store import Store
-from corridorquest.store.bot_rows import turn_bot
+from corridorquest.store.bot_rows import bot_counts, bots_of_level, deleted_bots, turn_bot
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
 
 log = logging.getLogger(__name__)
@@ -84,9 +84,7 @@ def _restore_deleted() -> list[str]:
     as `deleted-user-N` and took their level's place): each gets a bot's name and
     account back. Their finished games follow the name, as after a rename."""
     restored = []
-    for bot in User.select().where(
-        User.bot_level.is_null(False) & User.email.endswith(DELETED_MAIL)
-    ).order_by(User.id):
+    for bot in deleted_bots(DELETED_MAIL):
         level = int(bot.bot_level)
         for field, value in _bot_fields(level, _free_bot_name(level)).items():
             setattr(bot, field, value)
@@ -106,9 +104,7 @@ def _extra_name(level: int) -> str:
 
 def _create_missing() -> list[str]:
     """Up to BOTS_PER_LEVEL bots of each level: `bot-N` first, then `bot-Nb`, ..."""
-    have: dict[int, int] = {}
-    for (level,) in User.select(User.bot_level).where(User.bot_level.is_null(False)).tuples():
-        have[level] = have.get(level, 0) + 1
+    have = bot_counts()
     made = []
     for level in LEVELS:
         for count in range(have.get(level, 0), BOTS_PER_LEVEL):
@@ -148,13 +144,14 @@ def bot_user_ids() -> dict[int, int]:
 
 def bot_by_level(level: int) -> User | None:
     """The bot user of `level` (the first made: `bot-N`; inside a transaction)."""
-    return User.select().where(User.bot_level == level).order_by(User.id).first()
+    bots = bots_of_level(level)
+    return bots[0] if bots else None
 
 
 def bot_for_seat(level: int, seated: set[int]) -> User | None:
     """The first bot of `level` that is not one of the users `seated` (a game's players),
     None when every one is (inside a transaction)."""
-    for bot in User.select().where(User.bot_level == level).order_by(User.id):
+    for bot in bots_of_level(level):
         if bot.id not in seated:
             return bot
     return None

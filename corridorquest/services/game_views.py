@@ -7,13 +7,13 @@ only assembles the JSON of docs/api.md from what a `Visibility` lets through.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any, NamedTuple
 
 from corridorquest.engine import CLOCKWISE, GameState, Seat, wall_cost
 from corridorquest.services import presence
 from corridorquest.services.game_access import LoadedGame
+from corridorquest.services.iso_times import iso
 from corridorquest.services.offer_views import offers_view
 from corridorquest.services.record_players import (
     names_in_seat_order,
@@ -29,24 +29,6 @@ from corridorquest.store.models import Game, GameAction, GameMarker, GamePlayer,
 LAST_ACTIONS = 5
 
 
-def iso(moment: datetime | None) -> str | None:
-    if moment is None:
-        return None
-    if type(moment) is datetime and moment.tzinfo is None:  # what we store
-        return _naive_iso(moment)
-    return _format_iso(moment)
-
-
-def _format_iso(moment: datetime) -> str:
-    if moment.microsecond == 0 and moment.tzinfo is None:  # a few times faster than strftime
-        return moment.isoformat() + "Z"
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-# Formatting costs ~0.6 us, and every view shows the same few times again (the game's, and
-# each action's in five views running). A memo of a pure function: equal naive datetimes
-# have equal fields, so equal text (not so aware ones: 12:00+00:00 equals 13:00+01:00).
-_naive_iso = lru_cache(maxsize=4096)(_format_iso)
 
 
 def visibility_for(loaded: LoadedGame, viewer_id: int) -> Visibility:

@@ -38,7 +38,7 @@ from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import Conflict, NotFound, Unprocessable
 from corridorquest.services.game_access import LoadedGame, load_visible, require_player
-from corridorquest.services.game_views import iso
+from corridorquest.services.iso_times import iso
 from corridorquest.services.server import get_value
 from corridorquest.services.system_messages import PLAYER, SYSTEM
 from corridorquest.services.unit_of_work import GameWrite, write_game

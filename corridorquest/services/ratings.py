@@ -28,8 +28,8 @@ from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import NotFound
 from corridorquest.services.game_access import load_visible
-from corridorquest.services.game_views import iso
 from corridorquest.services.guests import any_guest, games_with_guests
+from corridorquest.services.iso_times import iso
 from corridorquest.store import rating_rows
 from corridorquest.store.models import Game, GamePlayer, User, utcnow
 from corridorquest.store.rating_rows import Change, Stored

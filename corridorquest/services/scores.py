@@ -21,8 +21,8 @@ from typing import Any
 from corridorquest.services.auth import CurrentUser
 from corridorquest.services.context import ServiceContext
 from corridorquest.services.errors import NotFound
-from corridorquest.services.game_views import iso
 from corridorquest.services.games import check_variant_values
+from corridorquest.services.iso_times import iso
 from corridorquest.store.models import Game, GamePlayer, User
 
 LEADERBOARD_SIZE = 10

@@ -34,3 +34,28 @@ def turn_bot(game_id: int) -> TurnBot | None:
     started, or it is nobody's or a person's turn (inside a transaction)."""
     row = fast.execute(_SQL[fast.is_sqlite()], (game_id,)).fetchone()
     return None if row is None else TurnBot(int(row[0]), row[1], row[2], int(row[3]))
+
+
+# --- the bot users themselves (services/bot_users.py: made, restored, seated) ----------
+
+
+def deleted_bots(deleted_mail_suffix: str) -> list[User]:
+    """Bot users whose e-mail says an administrator deleted them (oldest first)."""
+    return list(
+        User.select()
+        .where(User.bot_level.is_null(False) & User.email.endswith(deleted_mail_suffix))
+        .order_by(User.id)
+    )
+
+
+def bot_counts() -> dict[int, int]:
+    """level -> how many bot users of that level there are."""
+    have: dict[int, int] = {}
+    for (level,) in User.select(User.bot_level).where(User.bot_level.is_null(False)).tuples():
+        have[level] = have.get(level, 0) + 1
+    return have
+
+
+def bots_of_level(level: int) -> list[User]:
+    """The bot users of `level`, the first made (`bot-N`) first."""
+    return list(User.select().where(User.bot_level == level).order_by(User.id))
