@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -10,8 +12,12 @@ from client.commands.game_group import echo_game, game
 from client.commands.options import game_id_option
 from client.errors import CqError
 from client.legal import legal_targets
+from client.live_follow import GameStream
 from client.render.game_text import action_text
 from client.state import AppState, pass_state
+
+F = TypeVar("F", bound=Callable[..., Any])
+WAIT_DEFAULT = 300.0  # seconds `--wait` waits when it is given no number
 
 MOVE_HELP = """Move your pawn.
 
@@ -62,34 +68,88 @@ def complete_targets(kind: str) -> Callable[[click.Context, click.Parameter, str
     return complete
 
 
-def act(state: AppState, game_id: int, kind: str, to: str) -> None:
+def wait_option(f: F) -> F:
+    """``-w/--wait [SECONDS]``: after the action, wait for the players after you."""
+    return click.option(
+        "-w", "--wait", "wait",
+        type=click.FloatRange(min=1, max=86400), is_flag=False, flag_value=WAIT_DEFAULT,
+        default=None, metavar="[SECONDS]",
+        help="Then wait, up to SECONDS (300 when none is given; put it after <TO>), for "
+        "the players after you (bots or people), and print the board when it is your "
+        "turn again or the game is over.",
+    )(f)
+
+
+def act(state: AppState, game_id: int, kind: str, to: str, wait: float | None = None) -> None:
     with state.api() as api:
         data = api.act(game_id, kind, to)
     actions = data.get("last_actions") or []
     if actions:
         click.echo(action_text(actions[-1]))
     echo_game(state, data)
+    if wait is not None:
+        wait_for_turn(state, game_id, data, wait)
+
+
+def _settled(view: dict[str, Any], me: str | None) -> bool:
+    """Whether the waiting is over: the game ended, or it is `me` to play."""
+    return view.get("status") != "started" or view.get("turn_username") == me
+
+
+def wait_for_turn(state: AppState, game_id: int, shown: dict[str, Any], seconds: float) -> None:
+    """Follow the game's live stream until it is this user's turn again or the game is
+    over, and print the board then; after `seconds`, say whose turn it still is."""
+    me = state.profile.username
+    if _settled(shown, me):
+        return
+    stream = GameStream(
+        state.api, game_id,
+        on_lost=lambda problem: click.echo(f"connection lost ({problem.message})", err=True),
+        on_back=lambda: click.echo("connection back", err=True),
+    )
+    timer = threading.Timer(seconds, stream.close)
+    timer.daemon = True
+    timer.start()
+    latest = shown
+    try:
+        for event in stream.events():
+            view = event.data
+            if event.name != "game" or not isinstance(view, dict):
+                continue
+            if int(view.get("revision") or 0) < int(latest.get("revision") or 0):
+                continue
+            latest = view
+            if _settled(view, me):
+                echo_game(state, view)
+                return
+    finally:
+        timer.cancel()
+        stream.close()
+    click.echo(f"Still {latest.get('turn_username')}'s turn after waiting {seconds:g} s.")
 
 
 @game.command(help=MOVE_HELP)
 @game_id_option("The ID of the game to move the pawn")
 @click.argument("to", metavar="<TO>", shell_complete=complete_targets("move"))
+@wait_option
 @pass_state
-def move(state: AppState, game_id: int, to: str) -> None:
-    act(state, game_id, "move", to)
+def move(state: AppState, game_id: int, to: str, wait: float | None) -> None:
+    act(state, game_id, "move", to, wait)
 
 
 @game.command(help=JUMP_HELP)
 @game_id_option("The ID of the game to move the pawn")
 @click.argument("to", metavar="<TO>", shell_complete=complete_targets("jump"))
+@wait_option
 @pass_state
-def jump(state: AppState, game_id: int, to: str) -> None:
-    act(state, game_id, "jump", to)
+def jump(state: AppState, game_id: int, to: str, wait: float | None) -> None:
+    act(state, game_id, "jump", to, wait)
 
 
 @game.command(help=PLACE_HELP)
 @game_id_option("The ID of the game to place the wall")
 @click.argument("on", metavar="<ON>", shell_complete=complete_targets("wall"))
+@wait_option
 @pass_state
-def place(state: AppState, game_id: int, on: str) -> None:
-    act(state, game_id, "wall", on)
+def place(state: AppState, game_id: int, on: str, wait: float | None) -> None:
+    act(state, game_id, "wall", on, wait)

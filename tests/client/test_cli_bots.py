@@ -120,3 +120,43 @@ def test_three_bots_of_one_level_each_play_their_own_seat(cq: Cq) -> None:
         seated = cq("game", "bot", "-g", str(waiting), "1", profile="ann")
         assert seated.exit_code == 0, seated.output
         assert expected in game_json(cq, waiting, "ann")["bots"]
+
+
+def test_move_with_wait_prints_the_board_once_the_bots_have_answered(cq: Cq) -> None:
+    """`cq game move ... --wait` (issue 51 item 5): after the move the board where the bots
+    are to play, then, without asking again, the board where it is the mover's turn."""
+    made = cq("game", "new", "-n", "4", "-b", "5", "--bot", "1", "--bot", "1", "--bot", "1",
+              profile="ann")
+    assert made.exit_code == 0, made.output
+    game_id = created_id(made)
+    game = wait_for_turn(cq, game_id, "ann")
+    for _ in range(3):
+        if game["status"] != "started":
+            break
+        kind, to = best_step(game)
+        moved = cq("game", kind, "-g", str(game_id), to, "--wait", "30", profile="ann")
+        assert moved.exit_code == 0, moved.output
+        boards = moved.output.count(f"Game {game_id} ·")
+        assert boards == 2, moved.output  # the move's board, then the one it waited for
+        after = game_json(cq, game_id, "ann")
+        assert after["revision"] >= game["revision"] + 4 or after["status"] != "started"
+        assert after["status"] != "started" or after["turn_username"] == "ann"
+        game = after
+
+
+def test_wait_gives_up_after_its_time_and_says_whose_turn_it_is(cq: Cq) -> None:
+    made = cq("game", "new", "-n", "2", "-b", "5", profile="ann")
+    game_id = created_id(made)
+    joined = cq("game", "join", "-g", str(game_id), profile="ben")
+    assert joined.exit_code == 0, joined.output
+    game = game_json(cq, game_id, "ann")
+    mover = game["turn_username"]
+    other = "ben" if mover == "ann" else "ann"
+    kind, to = best_step(game)
+    started = time.monotonic()
+    moved = cq("game", kind, "-g", str(game_id), to, "--wait", "1", profile=mover)
+    assert moved.exit_code == 0, moved.output
+    assert f"Still {other}'s turn after waiting 1 s." in moved.output
+    assert time.monotonic() - started < 15
+    refused = cq("game", kind, "-g", str(game_id), to, "--wait", "0", profile=mover)
+    assert refused.exit_code != 0 and "--wait" in refused.output
