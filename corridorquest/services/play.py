@@ -33,8 +33,9 @@ from corridorquest.services.game_access import (
 from corridorquest.services.game_views import game_view, history_view, visibility_for
 from corridorquest.services.games import cancel_game
 from corridorquest.services.unit_of_work import GameWrite, WriteResult, write_game
+from corridorquest.store import game_rows
 from corridorquest.store.game_rows import ActionRow
-from corridorquest.store.models import GameAction, utcnow
+from corridorquest.store.models import utcnow
 
 ACTION_TYPES = ("move", "jump", "wall")
 
@@ -177,14 +178,7 @@ async def history(
 
     def read() -> list[dict[str, Any]]:
         loaded = load_visible(game_id, user, invitation_code)
-        query = (
-            GameAction.select()
-            .where((GameAction.game == game_id) & (GameAction.n > after))
-            .order_by(GameAction.n)
-        )
-        if limit is not None:
-            query = query.limit(limit)
-        return history_view(loaded, list(query), user.id)
+        return history_view(loaded, game_rows.actions_after(game_id, after, limit), user.id)
 
     return await ctx.store.transaction(read)
 
@@ -210,6 +204,6 @@ async def action_count(
 
     def read() -> int:
         load_visible(game_id, user, invitation_code)
-        return int(GameAction.select().where(GameAction.game == game_id).count())
+        return game_rows.action_count(game_id)
 
     return await ctx.store.transaction(read)

@@ -35,6 +35,7 @@ from corridorquest.services.game_access import (
     require_status,
 )
 from corridorquest.services.game_views import LAST_ACTIONS, game_view, visibility_for
+from corridorquest.store import game_rows
 from corridorquest.store.game_rows import played_actions
 from corridorquest.store.models import GameAction, WallOffer
 
@@ -77,8 +78,7 @@ def _stored(game_id: int, user: CurrentUser, code: str | None, at: int) -> _Stor
     if loaded.state is None:
         require_status(loaded, "started", "finished")
     assert loaded.state is not None
-    actions = GameAction.select().where(GameAction.game == game.id)
-    total = actions.count()
+    total = game_rows.action_count(game.id)
     if at > total:
         raise Unprocessable(
             "invalid_action_number",
@@ -91,17 +91,8 @@ def _stored(game_id: int, user: CurrentUser, code: str | None, at: int) -> _Stor
         )
     key = (game.id, str(game.started_at))
     rows = played_actions(game.id, at)
-    last = list(
-        actions.where((GameAction.n > at - LAST_ACTIONS) & (GameAction.n <= at)).order_by(
-            GameAction.n
-        )
-    )
-    following = (
-        GameAction.select(GameAction.seat)
-        .where((GameAction.game == game.id) & (GameAction.n == at + 1))
-        .first()
-    )
-    next_seat = following.seat if following is not None else None
+    last = game_rows.actions_up_to(game.id, at, LAST_ACTIONS)
+    next_seat = game_rows.seat_of_action(game.id, at + 1)
     return _Stored(loaded, key, rows, last, total, next_seat)
 
 

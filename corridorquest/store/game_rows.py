@@ -307,3 +307,41 @@ def bots_only_games_of(admin_id: int) -> int:
         )
         .count()
     )
+
+
+# --- a game's history a page at a time, and the actions around a replay's step ----------
+
+
+def action_count(game_id: int) -> int:
+    """How many actions the game has."""
+    return int(GameAction.select().where(GameAction.game == game_id).count())
+
+
+def actions_after(game_id: int, after: int, limit: int | None = None) -> list[GameAction]:
+    """The game's actions numbered above `after`, oldest first (at most `limit`)."""
+    query = (
+        GameAction.select()
+        .where((GameAction.game == game_id) & (GameAction.n > after))
+        .order_by(GameAction.n)
+    )
+    return list(query if limit is None else query.limit(limit))
+
+
+def actions_up_to(game_id: int, upto: int, count: int) -> list[GameAction]:
+    """The last `count` of the game's first `upto` actions, oldest first."""
+    return list(
+        GameAction.select()
+        .where((GameAction.game == game_id) & (GameAction.n > upto - count)
+               & (GameAction.n <= upto))
+        .order_by(GameAction.n)
+    )
+
+
+def seat_of_action(game_id: int, n: int) -> str | None:
+    """The seat that played the game's action number `n` (None: no such action yet)."""
+    row = (
+        GameAction.select(GameAction.seat)
+        .where((GameAction.game == game_id) & (GameAction.n == n))
+        .first()
+    )
+    return str(row.seat) if row is not None else None
