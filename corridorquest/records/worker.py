@@ -11,8 +11,6 @@ Imports nothing of the server: a spawned worker starts in a fraction of a second
 from __future__ import annotations
 
 import os
-import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,27 +21,19 @@ from corridorquest.records.position_cache import Kept, Key, kept_positions
 from corridorquest.records.text import Record, parse_records, played
 
 _PLENTY = 10_000  # walls in hand while replaying (bought walls are not in the history)
-_PARENT_CHECK = 1.0  # seconds between two looks whether the server still runs
 # people's moves first on a busy machine, but less so than for the bots' and analyses'
 # workers (10): a replay is a request somebody waits for, and takes milliseconds
 WORKER_NICE = 5
 
 
-def start_worker(parent: int) -> None:
+def start_worker() -> None:
     """The initializer of the worker: a lower priority than the server's (on a busy
-    machine people's moves go first), and an end when the server process `parent` ends,
-    however it ends (a kill -9 leaves no one to shut the pool down)."""
+    machine people's moves go first). It ends with the server however the server ends:
+    worker_processes.worker_pool, as the bots' and analyses' workers."""
     try:
         os.nice(WORKER_NICE)
     except OSError:  # not allowed here: run at the same priority
         pass
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(_PARENT_CHECK)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="cq-replay-parent", daemon=True).start()
 
 
 # -- imports ------------------------------------------------------------------------------

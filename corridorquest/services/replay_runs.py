@@ -11,15 +11,13 @@ stops), or by itself when the server process is gone (a kill -9).
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import multiprocessing
-import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import ParamSpec, TypeVar
 
 from corridorquest.records import worker
+from corridorquest.worker_processes import shutdown_pool, worker_pool
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -32,12 +30,7 @@ def _the_pool() -> ProcessPoolExecutor:
     global _pool
     with _lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=worker.start_worker,
-                initargs=(os.getpid(),),
-            )
+            _pool = worker_pool(1, worker.start_worker)  # it ends when the server ends
         return _pool
 
 
@@ -55,10 +48,5 @@ def shutdown() -> None:
     global _pool
     with _lock:
         pool, _pool = _pool, None
-    if pool is None:
-        return
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.terminate()
+    if pool is not None:
+        shutdown_pool(pool)
