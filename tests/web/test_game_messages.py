@@ -10,6 +10,7 @@ leaves out: a game's log grows with every action and the panel is sent after eac
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -62,9 +63,28 @@ def test_a_players_early_message_is_still_on_the_page_after_ten_moves(
     say(client, tokens_of[ann], match.id, "early hello from the start")
     say(client, tokens_of[bob], match.id, "a private word", to=ann)
     pages = {}
+    fetching: list[int] = [0]  # chat_eve's page: its panel's fetches under way
+
+    def counted(change: int) -> Callable[[Any], None]:
+        def count(request: Any) -> None:
+            if "/live" in request.url:
+                fetching[0] += change
+        return count
+
     for name in (ann, bob, "chat_eve"):
         pages[name] = contexts[name].new_page()
+        if name == "chat_eve":
+            pages[name].on("request", counted(1))
+            pages[name].on("requestfinished", counted(-1))
+            pages[name].on("requestfailed", counted(-1))
         pages[name].goto(f"{server.base_url}/games/{match.id}")
+
+    def settled(page: Any) -> None:
+        """Until the page has no panel fetch under way (each event asks for one)."""
+        deadline = time.monotonic() + 15
+        while fetching[0] > 0:
+            assert time.monotonic() < deadline, "the page's panel fetches never ended"
+            page.wait_for_timeout(50)
     for number in range(5):  # ten moves, and the other player says a word now and then
         wander(client, match, 2)
         say(client, tokens_of[bob], match.id, f"talk {number}")
@@ -83,6 +103,7 @@ def test_a_players_early_message_is_still_on_the_page_after_ten_moves(
     for number in range(25):
         say(client, tokens_of[ann], match.id, f"chatter {number}")
     page.wait_for_selector('.messages.chat li:has-text("chatter 24")', timeout=10000)
+    settled(page)
     chat_box = page.locator(".messages.chat")
     assert page.locator(".messages.chat li").first.inner_text().endswith("chatter 24")
     page.wait_for_function(  # it scrolls (once the panel last fetched is in place)
@@ -95,6 +116,7 @@ def test_a_players_early_message_is_still_on_the_page_after_ten_moves(
     assert chat_box.evaluate("list => list.scrollTop") > 0
     say(client, tokens_of[bob], match.id, "one more")
     page.wait_for_selector('.messages.chat li:has-text("one more")', timeout=10000)
+    settled(page)
     shown = chat_box.evaluate(
         """list => { const box = list.getBoundingClientRect();
         return Array.from(list.children).filter((item) => {
